@@ -1,0 +1,42 @@
+//===- Loader.h - Parse and verify a user's module with clear diagnostics -===//
+#ifndef MQSS_IR_LOADER_H
+#define MQSS_IR_LOADER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mqss {
+
+/// Why a module could not be loaded; each maps to a user-visible status.
+enum class LoadFailure { Io, Parse, Verify };
+
+/// Error carrying the failure class and the diagnostics exactly as mlir-opt
+/// would print them (`file:line:col: error: ...` with the source line).
+class LoadError : public llvm::ErrorInfo<LoadError> {
+public:
+  static char ID;
+  LoadError(LoadFailure kind, std::string diagnostics)
+      : kind(kind), diagnostics(std::move(diagnostics)) {}
+  void log(llvm::raw_ostream &os) const override { os << diagnostics; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  LoadFailure kind;
+  std::string diagnostics;
+};
+
+/// Parses \p path (or stdin for "-") into \p context and verifies it.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+loadModuleFile(mlir::MLIRContext &context, llvm::StringRef path);
+
+/// Parses \p source (named \p bufferName in diagnostics) and verifies it.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+loadModuleSource(mlir::MLIRContext &context, llvm::StringRef source,
+                 llvm::StringRef bufferName = "<input>");
+
+} // namespace mqss
+
+#endif // MQSS_IR_LOADER_H

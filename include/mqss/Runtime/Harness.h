@@ -1,0 +1,102 @@
+//===- Harness.h - Measure a pipeline on a kernel: lower, JIT, time, check -===//
+//
+// The one measurement everything in MQSS-Selector learns from. In a sandboxed
+// child: parse and verify, apply the candidate (and baseline) pipeline, lower
+// to LLVM, JIT for the target, run the naive-lowered reference for the output
+// check, then time candidate and baseline interleaved (A B A B ...) on one
+// pinned CPU after warm-up.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MQSS_RUNTIME_HARNESS_H
+#define MQSS_RUNTIME_HARNESS_H
+
+#include "mqss/Runtime/Buffers.h"
+#include "mqss/Runtime/OutputCheck.h"
+#include "mqss/Runtime/Sandbox.h"
+#include "mqss/Runtime/Stats.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mqss {
+
+/// Every way a measurement can end, as reported in `status`.
+enum class RunStatus {
+  Ok,
+  ParseError,
+  InvalidIR,
+  InvalidInput,    ///< entry, shapes or arguments the harness cannot satisfy
+  InvalidPipeline, ///< unknown pass or malformed pipeline text
+  PassFailed,
+  LoweringFailed,
+  Crash,
+  Timeout,
+  OutOfMemory,
+  WrongOutput,
+};
+
+llvm::StringRef runStatusName(RunStatus status);
+std::optional<RunStatus> parseRunStatus(llvm::StringRef name);
+
+struct RunRequest {
+  std::string inputPath;
+  std::string pipeline = "naive";
+  /// Timed interleaved with the candidate when set.
+  std::optional<std::string> baseline;
+  std::string target = "host";
+  std::string entry;
+  InputOptions inputs;
+  unsigned reps = 10;
+  double minTimeMs = 200;
+  unsigned warmup = 2;
+  double rtol = 1e-3;
+  bool checkOutput = true;
+  unsigned llvmOptLevel = 3;
+  SandboxLimits limits;
+};
+
+/// Figures for one pipeline (candidate or baseline).
+struct VariantReport {
+  std::string pipeline;
+  double compileMs = 0; ///< MLIR passes: the pipeline plus the mandatory lowering
+  double jitMs = 0;     ///< translation to LLVM IR, LLVM -O, codegen
+  uint64_t codeSizeBytes = 0;
+  SampleSummary runtimeMs;
+  OutputCheck output;
+};
+
+struct RunReport {
+  RunStatus status = RunStatus::Ok;
+  std::string message;     ///< one line for a person when status is not ok
+  std::string phase;       ///< what was running when it failed, e.g. run:candidate
+  std::string diagnostics; ///< compiler diagnostics or the child's stderr tail
+  std::string file, entry, target, targetCpu;
+  VariantReport candidate;
+  std::optional<VariantReport> baseline;
+  std::optional<SpeedupSummary> speedup;
+  unsigned rounds = 0; ///< timed A/B rounds
+  int cpu = -1;        ///< the CPU the measurement was pinned to
+  uint64_t seed = 0;
+  double wallMs = 0;
+  std::vector<std::string> notes;
+
+  bool ok() const { return status == RunStatus::Ok; }
+};
+
+/// Runs the whole measurement in a sandboxed child. Never fails as a call:
+/// every failure, including crashes and timeouts, is a status in the report.
+RunReport runMeasurement(const RunRequest &request);
+
+llvm::json::Value toJSON(const RunReport &report);
+bool fromJSON(const llvm::json::Value &value, RunReport &report,
+              llvm::json::Path path);
+
+/// A short table for a person.
+void printReport(const RunReport &report, llvm::raw_ostream &os);
+
+} // namespace mqss
+
+#endif // MQSS_RUNTIME_HARNESS_H

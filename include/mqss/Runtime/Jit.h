@@ -1,0 +1,70 @@
+//===- Jit.h - JIT-compile a lowered module and call its entry -------------===//
+#ifndef MQSS_RUNTIME_JIT_H
+#define MQSS_RUNTIME_JIT_H
+
+#include "mqss/Runtime/Target.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace mqss {
+
+struct JitOptions {
+  /// LLVM optimisation and codegen level, 0-3.
+  unsigned optLevel = 3;
+  /// Measure the size of the generated machine code (costs an object dump).
+  bool measureCodeSize = true;
+};
+
+/// A module in the LLVM dialect, compiled for one target, ready to call.
+class CompiledKernel {
+public:
+  /// Translates \p module (already lowered to the LLVM dialect, entry marked
+  /// with `llvm.emit_c_interface`) and compiles it for \p target.
+  static llvm::Expected<std::unique_ptr<CompiledKernel>>
+  compile(mlir::ModuleOp module, llvm::StringRef entry, const TargetSpec &target,
+          const JitOptions &options);
+  ~CompiledKernel();
+
+  /// Calls the entry with packed arguments (see KernelCall).
+  void invoke(llvm::MutableArrayRef<void *> packedArgs) const { entryFn(packedArgs.data()); }
+
+  /// Bytes of machine code in the executable sections.
+  uint64_t codeSizeBytes() const { return codeSize; }
+  /// Wall time of translation to LLVM IR, LLVM optimisation and codegen.
+  double jitMilliseconds() const { return jitMs; }
+
+private:
+  CompiledKernel() = default;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::unique_ptr<llvm::TargetMachine> optimizerMachine;
+  std::function<llvm::Error(llvm::Module *)> transformer;
+  void (*entryFn)(void **) = nullptr;
+  uint64_t codeSize = 0;
+  double jitMs = 0;
+};
+
+/// JIT-compiled code allocates through these hooks instead of malloc, so the
+/// harness can free what a call leaked or returned, and report exhaustion as
+/// out-of-memory instead of a crash.
+namespace allocation {
+/// Called when an allocation fails; must not return.
+using ExhaustedHandler = void (*)(size_t requestedBytes);
+void setExhaustedHandler(ExhaustedHandler handler);
+/// Frees everything the JIT'd code allocated and did not free.
+void releaseAll();
+/// Number of live allocations made by JIT'd code.
+size_t liveCount();
+} // namespace allocation
+
+} // namespace mqss
+
+#endif // MQSS_RUNTIME_JIT_H

@@ -1,0 +1,62 @@
+//===- Pipeline.h - Textual pass pipelines and the mandatory lowering -----===//
+//
+// A candidate is a textual pass pipeline in mlir-opt's `--pass-pipeline`
+// syntax. Whatever it leaves above the LLVM dialect, the mandatory lowering
+// takes down: bufferization when tensors remain, linalg to loops, then vector,
+// affine, scf, arith, math, index, memref, func and cf to LLVM.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MQSS_RUNTIME_PIPELINE_H
+#define MQSS_RUNTIME_PIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mqss {
+
+enum class PipelineFailure { Invalid, PassFailed, LoweringFailed };
+
+/// A pipeline that does not parse, a pass that fails, or a lowering that
+/// fails, with the diagnostics the passes emitted.
+class PipelineError : public llvm::ErrorInfo<PipelineError> {
+public:
+  static char ID;
+  PipelineError(PipelineFailure kind, std::string message)
+      : kind(kind), message(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  PipelineFailure kind;
+  std::string message;
+};
+
+/// The pipeline that applies no transformation: only the mandatory lowering
+/// runs (linalg becomes plain loops). It is the output-check reference.
+inline constexpr llvm::StringLiteral kNaivePipelineName = "naive";
+
+/// Turns what a user wrote into pipeline text for a module-anchored pass
+/// manager: resolves the name `naive`, strips an outer `builtin.module(...)`.
+std::string normalizePipeline(llvm::StringRef text);
+
+/// Checks that \p pipeline parses and names registered passes, without
+/// running it. The error names the offending pass.
+llvm::Error validatePipeline(mlir::MLIRContext &context,
+                             llvm::StringRef pipeline);
+
+/// Runs \p pipeline (normalised text) on \p module, verifying after each pass.
+llvm::Error applyPipeline(mlir::ModuleOp module, llvm::StringRef pipeline);
+
+/// The mandatory lowering as pipeline text; \p bufferize prepends one-shot
+/// bufferization across function boundaries (identity layouts).
+std::string mandatoryLoweringPipeline(bool bufferize);
+
+/// Lowers whatever \p module still holds to the LLVM dialect, erasing any
+/// transform-dialect schedule left in the payload first.
+llvm::Error lowerToLLVMDialect(mlir::ModuleOp module);
+
+} // namespace mqss
+
+#endif // MQSS_RUNTIME_PIPELINE_H

@@ -1,0 +1,67 @@
+//===- Loader.cpp - Parse and verify a user's module -----------------------===//
+
+#include "mqss/IR/Loader.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+namespace mqss {
+
+char LoadError::ID = 0;
+
+/// Adds a hint for known cases of version drift in files written for an older
+/// MLIR, so the user learns what to change rather than only what failed.
+static void appendVersionHints(std::string &diagnostics) {
+  llvm::StringRef text(diagnostics);
+  if (text.contains("dl_entry") || text.contains("dlti")) {
+    diagnostics += "note: this module's DLTI attributes use a syntax MLIR 19 "
+                   "rejects (older Polygeist output writes e.g. "
+                   "`dense<64> : vector<2xi32>`; MLIR 19 expects "
+                   "`vector<2xi64>`): update or drop the dlti.dl_spec entry\n";
+  }
+}
+
+static llvm::Expected<OwningOpRef<ModuleOp>>
+parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  SourceMgrDiagnosticHandler handler(*sourceMgr, &context, diagStream);
+
+  // Verification is separate from parsing so that "does not parse" and "parses
+  // but is invalid" reach the user as different statuses.
+  ParserConfig config(&context, /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  if (!module) {
+    appendVersionHints(diagnostics);
+    return llvm::make_error<LoadError>(LoadFailure::Parse, diagnostics);
+  }
+  if (failed(verify(*module)))
+    return llvm::make_error<LoadError>(LoadFailure::Verify, diagnostics);
+  return std::move(module);
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> loadModuleFile(MLIRContext &context,
+                                                     llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+  if (std::error_code ec = buffer.getError())
+    return llvm::make_error<LoadError>(
+        LoadFailure::Io, ("error: cannot read '" + path + "': " + ec.message() + "\n").str());
+  return parseAndVerify(context, std::move(*buffer));
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>>
+loadModuleSource(MLIRContext &context, llvm::StringRef source,
+                 llvm::StringRef bufferName) {
+  return parseAndVerify(context,
+                        llvm::MemoryBuffer::getMemBufferCopy(source, bufferName));
+}
+
+} // namespace mqss

@@ -1,0 +1,490 @@
+//===- Harness.cpp - Measure a pipeline on a kernel ------------------------===//
+
+#include "mqss/Runtime/Harness.h"
+
+#include "mqss/IR/Context.h"
+#include "mqss/IR/Loader.h"
+#include "mqss/IR/Signature.h"
+#include "mqss/Runtime/Jit.h"
+#include "mqss/Runtime/Pipeline.h"
+#include "mqss/Runtime/Target.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace mlir;
+
+namespace mqss {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+/// Enough for a tight median; more only bloats the report of tiny kernels.
+constexpr unsigned kMaxRounds = 5000;
+
+double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// One compiled pipeline. Variants with the same pipeline text share it.
+struct Compiled {
+  std::shared_ptr<CompiledKernel> kernel;
+  double compileMs = 0;
+  double jitMs = 0;
+};
+
+/// A pipeline in a role: the reference for the output check, the candidate,
+/// or the baseline it is compared with.
+struct Variant {
+  std::string role;
+  std::string pipeline;
+  Compiled compiled;
+  std::unique_ptr<KernelCall> call;
+  std::vector<OutputArray> outputs;
+  std::vector<double> samples;
+};
+
+/// Everything that happens inside the sandboxed child.
+class MeasurementChild {
+public:
+  MeasurementChild(const RunRequest &request, SandboxChannel &channel)
+      : request(request), channel(channel) {}
+  int run();
+
+private:
+  void enterPhase(llvm::StringRef phase);
+  int finish(RunStatus status, llvm::StringRef message = "",
+             llvm::StringRef diagnostics = "");
+  int finishWithError(llvm::Error error, RunStatus fallback);
+  llvm::Expected<Compiled> compile(llvm::StringRef role, llvm::StringRef pipeline);
+  llvm::Error checkEntryUnchanged(ModuleOp module, llvm::StringRef pipeline);
+  double runOnce(Variant &variant, bool collectOutputs);
+
+  const RunRequest &request;
+  SandboxChannel &channel;
+  RunReport report;
+  Clock::time_point start = Clock::now();
+  std::unique_ptr<MLIRContext> context;
+  OwningOpRef<ModuleOp> module;
+  Signature signature;
+  TargetSpec target;
+  std::optional<KernelArguments> arguments;
+  std::map<std::string, Compiled> compiledByPipeline;
+  std::string currentPhase;
+};
+} // namespace
+
+void MeasurementChild::enterPhase(llvm::StringRef phase) {
+  currentPhase = phase.str();
+  llvm::json::Object event{{"event", "phase"}, {"phase", phase}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(event));
+  channel.send(text);
+}
+
+int MeasurementChild::finish(RunStatus status, llvm::StringRef message,
+                             llvm::StringRef diagnostics) {
+  report.status = status;
+  report.message = message.str();
+  report.diagnostics = diagnostics.str();
+  if (status != RunStatus::Ok)
+    report.phase = currentPhase;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(
+      llvm::json::Object{{"event", "report"}, {"report", toJSON(report)}});
+  channel.send(text);
+  return 0;
+}
+
+/// Maps an error from the IR and pipeline layers to its status.
+int MeasurementChild::finishWithError(llvm::Error error, RunStatus fallback) {
+  RunStatus status = fallback;
+  std::string message, diagnostics;
+  llvm::handleAllErrors(
+      std::move(error),
+      [&](const LoadError &e) {
+        status = e.kind == LoadFailure::Parse    ? RunStatus::ParseError
+                 : e.kind == LoadFailure::Verify ? RunStatus::InvalidIR
+                                                 : RunStatus::InvalidInput;
+        message = e.kind == LoadFailure::Parse    ? "the module does not parse"
+                  : e.kind == LoadFailure::Verify ? "the module does not verify"
+                                                  : llvm::StringRef(e.diagnostics).trim().str();
+        diagnostics = e.diagnostics;
+      },
+      [&](const PipelineError &e) {
+        status = e.kind == PipelineFailure::Invalid      ? RunStatus::InvalidPipeline
+                 : e.kind == PipelineFailure::PassFailed ? RunStatus::PassFailed
+                                                         : RunStatus::LoweringFailed;
+        auto [first, rest] = llvm::StringRef(e.message).split('\n');
+        message = first.str();
+        diagnostics = rest.str();
+      },
+      [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
+  return finish(status, message, diagnostics);
+}
+
+llvm::Error MeasurementChild::checkEntryUnchanged(ModuleOp transformed,
+                                                  llvm::StringRef pipeline) {
+  Operation *symbol = SymbolTable::lookupSymbolIn(transformed, signature.name);
+  if (!symbol)
+    return llvm::make_error<PipelineError>(
+        PipelineFailure::PassFailed,
+        llvm::formatv("pipeline '{0}' removed the entry function @{1}", pipeline,
+                      signature.name).str());
+  auto func = dyn_cast<func::FuncOp>(symbol);
+  if (!func)
+    return llvm::Error::success(); // already lowered to llvm.func by the pipeline
+  auto after = describeSignature(func);
+  bool same = static_cast<bool>(after) &&
+              after->args.size() == signature.args.size() &&
+              after->results.size() == signature.results.size();
+  auto compatible = [](const ValueSpec &a, const ValueSpec &b) {
+    return a.isShaped() == b.isShaped() && a.element == b.element &&
+           a.rank() == b.rank();
+  };
+  for (size_t i = 0; same && i < signature.args.size(); ++i)
+    same = compatible(after->args[i], signature.args[i]);
+  for (size_t i = 0; same && i < signature.results.size(); ++i)
+    same = compatible(after->results[i], signature.results[i]);
+  if (!after)
+    llvm::consumeError(after.takeError());
+  if (!same)
+    return llvm::make_error<PipelineError>(
+        PipelineFailure::PassFailed,
+        llvm::formatv("pipeline '{0}' changed the signature of the entry "
+                      "@{1}; the harness can only call it as declared",
+                      pipeline, signature.name).str());
+  return llvm::Error::success();
+}
+
+llvm::Expected<Compiled> MeasurementChild::compile(llvm::StringRef role,
+                                                   llvm::StringRef pipeline) {
+  auto cached = compiledByPipeline.find(pipeline.str());
+  if (cached != compiledByPipeline.end())
+    return cached->second;
+
+  OwningOpRef<ModuleOp> copy = module->clone();
+  Compiled compiled;
+  auto compileStart = Clock::now();
+  enterPhase(("pass:" + role).str());
+  if (llvm::Error error = applyPipeline(*copy, pipeline))
+    return std::move(error);
+  if (llvm::Error error = checkEntryUnchanged(*copy, pipeline))
+    return std::move(error);
+  enterPhase(("lower:" + role).str());
+  if (llvm::Error error = lowerToLLVMDialect(*copy))
+    return std::move(error);
+  compiled.compileMs = millisecondsSince(compileStart);
+
+  enterPhase(("jit:" + role).str());
+  JitOptions options;
+  options.optLevel = request.llvmOptLevel;
+  auto kernel = CompiledKernel::compile(*copy, signature.name, target, options);
+  if (!kernel)
+    return llvm::make_error<PipelineError>(
+        PipelineFailure::LoweringFailed,
+        "JIT compilation failed: " + llvm::toString(kernel.takeError()));
+  compiled.jitMs = (*kernel)->jitMilliseconds();
+  compiled.kernel = std::move(*kernel);
+  compiledByPipeline[pipeline.str()] = compiled;
+  return compiled;
+}
+
+/// Reads what the kernel printed to stdout while \p fn ran.
+static std::string captureStdout(llvm::function_ref<void()> fn) {
+  std::fflush(stdout);
+  int saved = dup(STDOUT_FILENO);
+  int capture = memfd_create("mqss-stdout", 0);
+  if (saved < 0 || capture < 0) {
+    fn();
+    return "";
+  }
+  dup2(capture, STDOUT_FILENO);
+  fn();
+  std::cout.flush();
+  std::fflush(stdout);
+  dup2(saved, STDOUT_FILENO);
+  ::close(saved);
+  std::string text;
+  lseek(capture, 0, SEEK_SET);
+  char chunk[65536];
+  ssize_t got;
+  while ((got = ::read(capture, chunk, sizeof(chunk))) > 0)
+    text.append(chunk, got);
+  ::close(capture);
+  return text;
+}
+
+double MeasurementChild::runOnce(Variant &variant, bool collectOutputs) {
+  arguments->restore();
+  double elapsed = 0;
+  auto invoke = [&] {
+    auto t0 = Clock::now();
+    variant.compiled.kernel->invoke(variant.call->packedArguments());
+    elapsed = millisecondsSince(t0);
+  };
+  if (!collectOutputs) {
+    invoke();
+  } else {
+    std::string printed = captureStdout(invoke);
+    variant.outputs.clear();
+    arguments->readArguments(variant.outputs);
+    variant.call->readResults(variant.outputs);
+    OutputArray out;
+    out.name = "stdout";
+    out.text = std::move(printed);
+    variant.outputs.push_back(std::move(out));
+  }
+  // Frees buffers the kernel returned or leaked, so repetitions do not grow.
+  allocation::releaseAll();
+  return elapsed;
+}
+
+int MeasurementChild::run() {
+  report.file = request.inputPath;
+  report.seed = request.inputs.seed;
+  report.target = request.target;
+  report.candidate.pipeline = request.pipeline;
+  if (request.baseline) {
+    report.baseline.emplace();
+    report.baseline->pipeline = *request.baseline;
+  }
+
+  allocation::setExhaustedHandler([](size_t) { exitChildOutOfMemory(); });
+  auto resolved = resolveTarget(request.target);
+  if (!resolved)
+    return finishWithError(resolved.takeError(), RunStatus::InvalidInput);
+  target = *resolved;
+  report.targetCpu = target.cpu;
+
+  enterPhase("parse");
+  context = createContext();
+  registerPasses();
+  auto loaded = loadModuleFile(*context, request.inputPath);
+  if (!loaded)
+    return finishWithError(loaded.takeError(), RunStatus::ParseError);
+  module = std::move(*loaded);
+
+  auto entry = selectEntry(*module, request.entry);
+  if (!entry)
+    return finishWithError(entry.takeError(), RunStatus::InvalidInput);
+  auto described = describeSignature(*entry);
+  if (!described)
+    return finishWithError(described.takeError(), RunStatus::InvalidInput);
+  signature = std::move(*described);
+  report.entry = signature.name;
+  {
+    // Tell the parent early, so that a crash report can still name them.
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::json::Value(llvm::json::Object{{"event", "entry"},
+                                               {"entry", signature.name},
+                                               {"target_cpu", target.cpu}});
+    channel.send(text);
+  }
+  // Marked before any pipeline runs, so that a pipeline which lowers to the
+  // LLVM dialect itself still produces the C interface the harness calls.
+  (*entry)->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    UnitAttr::get(context.get()));
+
+  std::string candidatePipeline = normalizePipeline(request.pipeline);
+  std::optional<std::string> baselinePipeline;
+  if (request.baseline)
+    baselinePipeline = normalizePipeline(*request.baseline);
+  for (const std::string *text : {&candidatePipeline, baselinePipeline ? &*baselinePipeline : nullptr})
+    if (text)
+      if (llvm::Error error = validatePipeline(*context, *text))
+        return finishWithError(std::move(error), RunStatus::InvalidPipeline);
+
+  auto args = KernelArguments::create(signature, request.inputs, report.notes);
+  if (!args)
+    return finishWithError(args.takeError(), RunStatus::InvalidInput);
+  arguments = std::move(*args);
+
+  // Compile: the naive reference first, so a kernel that cannot be lowered at
+  // all is reported as such rather than blamed on the candidate.
+  Variant reference{"reference", ""};
+  Variant candidate{"candidate", candidatePipeline};
+  std::optional<Variant> baseline;
+  if (baselinePipeline)
+    baseline = Variant{"baseline", *baselinePipeline};
+  std::vector<Variant *> variants = {&reference, &candidate};
+  if (baseline)
+    variants.push_back(&*baseline);
+  for (Variant *variant : variants) {
+    auto compiled = compile(variant->role, variant->pipeline);
+    if (!compiled)
+      return finishWithError(compiled.takeError(), RunStatus::PassFailed);
+    variant->compiled = *compiled;
+    variant->call = std::make_unique<KernelCall>(signature, *arguments);
+  }
+  auto fillCompileFigures = [](VariantReport &out, const Variant &variant) {
+    out.compileMs = variant.compiled.compileMs;
+    out.jitMs = variant.compiled.jitMs;
+    out.codeSizeBytes = variant.compiled.kernel->codeSizeBytes();
+  };
+  fillCompileFigures(report.candidate, candidate);
+  if (baseline)
+    fillCompileFigures(*report.baseline, *baseline);
+
+  // Output check: one run of each from the same seeded inputs.
+  for (Variant *variant : variants) {
+    enterPhase("run:" + variant->role);
+    runOnce(*variant, /*collectOutputs=*/request.checkOutput);
+  }
+  if (request.checkOutput) {
+    report.candidate.output =
+        compareOutputs(reference.outputs, candidate.outputs, request.rtol);
+    if (baseline) {
+      report.baseline->output =
+          compareOutputs(reference.outputs, baseline->outputs, request.rtol);
+      if (report.baseline->output.verdict == OutputCheck::Verdict::Fail)
+        report.notes.push_back("the baseline's output differs from the naive "
+                               "reference: " + report.baseline->output.firstMismatch);
+    }
+    if (report.candidate.output.verdict == OutputCheck::Verdict::Fail)
+      return finish(RunStatus::WrongOutput,
+                    "the candidate's output differs from the naive reference: " +
+                        report.candidate.output.firstMismatch);
+  } else {
+    report.candidate.output.reason = "disabled with --no-check";
+    if (baseline)
+      report.baseline->output.reason = "disabled with --no-check";
+  }
+
+  // Timing: warm-up, then A B A B ... so drift cancels in the ratio.
+  std::vector<Variant *> timed = {&candidate};
+  if (baseline)
+    timed.push_back(&*baseline);
+  enterPhase("timing");
+  for (unsigned w = 0; w < request.warmup; ++w)
+    for (Variant *variant : timed)
+      runOnce(*variant, false);
+  double budgetMs = request.limits.timeoutSeconds > 0
+                        ? request.limits.timeoutSeconds * 1000 * 0.6
+                        : INFINITY;
+  auto timingStart = Clock::now();
+  unsigned rounds = 0;
+  while (true) {
+    double elapsed = millisecondsSince(timingStart);
+    bool enough = rounds >= request.reps && elapsed >= request.minTimeMs;
+    if (enough || rounds >= kMaxRounds)
+      break;
+    if (rounds >= 1 && millisecondsSince(start) >= budgetMs) {
+      report.notes.push_back(llvm::formatv(
+          "stopped after {0} timed rounds to stay within --timeout-s", rounds));
+      break;
+    }
+    for (Variant *variant : timed)
+      variant->samples.push_back(runOnce(*variant, false));
+    ++rounds;
+  }
+  report.rounds = rounds;
+  if (baseline)
+    report.speedup = pairedSpeedup(baseline->samples, candidate.samples);
+  report.candidate.runtimeMs = summarize(std::move(candidate.samples));
+  if (baseline)
+    report.baseline->runtimeMs = summarize(std::move(baseline->samples));
+  return finish(RunStatus::Ok);
+}
+
+/// How a child that sent no report ended, as a status.
+static RunStatus classifyAbnormalEnd(const SandboxOutcome &outcome,
+                                     bool sawOutOfMemory) {
+  if (outcome.end == SandboxOutcome::End::TimedOut)
+    return RunStatus::Timeout;
+  if (sawOutOfMemory ||
+      (outcome.end == SandboxOutcome::End::Exited &&
+       outcome.exitCode == kExitOutOfMemory))
+    return RunStatus::OutOfMemory;
+  // SIGKILL we did not send comes from the kernel's OOM killer.
+  if (outcome.end == SandboxOutcome::End::Signaled && outcome.signal == SIGKILL)
+    return RunStatus::OutOfMemory;
+  return RunStatus::Crash;
+}
+
+RunReport runMeasurement(const RunRequest &request) {
+  auto outcome = runSandboxed(request.limits, [&](SandboxChannel &channel) {
+    MeasurementChild child(request, channel);
+    return child.run();
+  });
+
+  RunReport report;
+  report.file = request.inputPath;
+  report.target = request.target;
+  report.entry = request.entry;
+  report.seed = request.inputs.seed;
+  report.candidate.pipeline = request.pipeline;
+  if (!outcome) {
+    report.status = RunStatus::Crash;
+    report.message = "could not start the measurement child: " +
+                     llvm::toString(outcome.takeError());
+    return report;
+  }
+
+  std::string lastPhase;
+  bool sawOutOfMemory = false;
+  bool haveReport = false;
+  for (const std::string &line : outcome->messages) {
+    auto parsed = llvm::json::parse(line);
+    if (!parsed) {
+      llvm::consumeError(parsed.takeError());
+      continue;
+    }
+    const llvm::json::Object *event = parsed->getAsObject();
+    if (!event)
+      continue;
+    std::optional<llvm::StringRef> kind = event->getString("event");
+    if (kind == "phase") {
+      lastPhase = event->getString("phase").value_or("").str();
+    } else if (kind == "entry") {
+      report.entry = event->getString("entry").value_or("").str();
+      report.targetCpu = event->getString("target_cpu").value_or("").str();
+    } else if (kind == "out-of-memory") {
+      sawOutOfMemory = true;
+    } else if (kind == "report") {
+      llvm::json::Path::Root root("report");
+      if (const llvm::json::Value *value = event->get("report"))
+        haveReport = fromJSON(*value, report, root);
+    }
+  }
+
+  if (!haveReport) {
+    report.status = classifyAbnormalEnd(*outcome, sawOutOfMemory);
+    report.phase = lastPhase;
+    std::string during = lastPhase.empty() ? "" : " during " + lastPhase;
+    switch (report.status) {
+    case RunStatus::Timeout:
+      report.message = llvm::formatv("no result within --timeout-s={0}{1}",
+                                     request.limits.timeoutSeconds, during);
+      break;
+    case RunStatus::OutOfMemory:
+      report.message = llvm::formatv(
+          "ran out of memory{0} (limit {1} MiB, --memory-limit-mb)", during,
+          request.limits.memoryBytes >> 20);
+      break;
+    default:
+      report.message = "the measurement child " + outcome->describe() + during;
+      break;
+    }
+    report.diagnostics = outcome->stderrTail;
+  } else if (!report.ok() && report.diagnostics.empty()) {
+    report.diagnostics = outcome->stderrTail;
+  }
+  report.cpu = outcome->pinnedCpu;
+  report.wallMs = outcome->wallMs;
+  return report;
+}
+
+} // namespace mqss

@@ -1,0 +1,176 @@
+//===- Jit.cpp - JIT-compile a lowered module and call its entry -----------===//
+
+#include "mqss/Runtime/Jit.h"
+
+#include "mqss/IR/Context.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <cstdlib>
+
+namespace mqss {
+
+//===----------------------------------------------------------------------===//
+// Allocation hooks
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct AllocationState {
+  llvm::DenseSet<void *> live;
+  allocation::ExhaustedHandler onExhausted = nullptr;
+};
+AllocationState &allocationState() {
+  static AllocationState state;
+  return state;
+}
+
+void *trackAllocation(void *ptr, size_t size) {
+  if (!ptr) {
+    if (size == 0)
+      return ptr;
+    if (allocationState().onExhausted)
+      allocationState().onExhausted(size);
+    return nullptr;
+  }
+  allocationState().live.insert(ptr);
+  return ptr;
+}
+
+extern "C" void *mqssMalloc(size_t size) {
+  return trackAllocation(std::malloc(size), size);
+}
+extern "C" void *mqssCalloc(size_t count, size_t size) {
+  return trackAllocation(std::calloc(count, size), count * size);
+}
+extern "C" void *mqssAlignedAlloc(size_t alignment, size_t size) {
+  return trackAllocation(std::aligned_alloc(alignment, size), size);
+}
+extern "C" void *mqssRealloc(void *ptr, size_t size) {
+  if (ptr)
+    allocationState().live.erase(ptr);
+  return trackAllocation(std::realloc(ptr, size), size);
+}
+extern "C" void mqssFree(void *ptr) {
+  if (ptr)
+    allocationState().live.erase(ptr);
+  std::free(ptr);
+}
+} // namespace
+
+void allocation::setExhaustedHandler(ExhaustedHandler handler) {
+  allocationState().onExhausted = handler;
+}
+
+void allocation::releaseAll() {
+  for (void *ptr : allocationState().live)
+    std::free(ptr);
+  allocationState().live.clear();
+}
+
+size_t allocation::liveCount() { return allocationState().live.size(); }
+
+//===----------------------------------------------------------------------===//
+// CompiledKernel
+//===----------------------------------------------------------------------===//
+
+CompiledKernel::~CompiledKernel() = default;
+
+static llvm::Expected<uint64_t> textSectionBytes(mlir::ExecutionEngine &engine) {
+  llvm::SmallString<128> path;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("mqss-code", "o", path))
+    return llvm::errorCodeToError(ec);
+  engine.dumpToObjectFile(path);
+  auto object = llvm::object::ObjectFile::createObjectFile(path);
+  if (!object) {
+    llvm::sys::fs::remove(path);
+    return object.takeError();
+  }
+  uint64_t bytes = 0;
+  for (const llvm::object::SectionRef &section : object->getBinary()->sections())
+    if (section.isText())
+      bytes += section.getSize();
+  llvm::sys::fs::remove(path);
+  return bytes;
+}
+
+llvm::Expected<std::unique_ptr<CompiledKernel>>
+CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
+                        const TargetSpec &target, const JitOptions &options) {
+  initializeNativeTarget();
+  auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<CompiledKernel> kernel(new CompiledKernel());
+
+  auto machine = createTargetMachine(target, options.optLevel);
+  if (!machine)
+    return machine.takeError();
+  auto optimizerMachine = createTargetMachine(target, options.optLevel);
+  if (!optimizerMachine)
+    return optimizerMachine.takeError();
+  kernel->optimizerMachine = std::move(*optimizerMachine);
+  kernel->transformer = mlir::makeOptimizingTransformer(
+      options.optLevel, /*sizeLevel=*/0, kernel->optimizerMachine.get());
+
+  static const llvm::StringRef runtimeLibraries[] = {MQSS_C_RUNNER_UTILS,
+                                                     MQSS_RUNNER_UTILS};
+  mlir::ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = kernel->transformer;
+  engineOptions.jitCodeGenOptLevel =
+      llvm::CodeGenOpt::getLevel(static_cast<int>(options.optLevel));
+  engineOptions.sharedLibPaths = runtimeLibraries;
+  engineOptions.enableObjectDump = options.measureCodeSize;
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+
+  auto engine =
+      mlir::ExecutionEngine::create(module, engineOptions, std::move(*machine));
+  if (!engine)
+    return engine.takeError();
+  kernel->engine = std::move(*engine);
+
+  // Route the kernel's heap traffic through the harness' hooks; symbols
+  // defined here take precedence over the process' libc.
+  kernel->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    auto define = [&](llvm::StringRef name, void *address) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    define("malloc", reinterpret_cast<void *>(&mqssMalloc));
+    define("calloc", reinterpret_cast<void *>(&mqssCalloc));
+    define("aligned_alloc", reinterpret_cast<void *>(&mqssAlignedAlloc));
+    define("realloc", reinterpret_cast<void *>(&mqssRealloc));
+    define("free", reinterpret_cast<void *>(&mqssFree));
+    return symbols;
+  });
+
+  std::string cInterface = ("_mlir_ciface_" + entry).str();
+  auto entryFn = kernel->engine->lookupPacked(cInterface);
+  if (!entryFn)
+    return llvm::joinErrors(
+        llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            llvm::formatv("entry @{0} has no C interface after lowering", entry)),
+        entryFn.takeError());
+  kernel->entryFn = *entryFn;
+  kernel->jitMs = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+
+  if (options.measureCodeSize) {
+    auto bytes = textSectionBytes(*kernel->engine);
+    if (!bytes)
+      return bytes.takeError();
+    kernel->codeSize = *bytes;
+  }
+  return kernel;
+}
+
+} // namespace mqss

@@ -1,0 +1,17 @@
+//===- Commands.h - The `mqss` subcommands ---------------------------------===//
+#ifndef MQSS_TOOLS_MQSS_COMMANDS_H
+#define MQSS_TOOLS_MQSS_COMMANDS_H
+
+#include "llvm/Support/CommandLine.h"
+
+namespace mqss::tool {
+
+/// Options shown in `--help`; LLVM's own options stay hidden.
+llvm::cl::OptionCategory &category();
+
+extern llvm::cl::SubCommand runCommand;
+int runMain();
+
+} // namespace mqss::tool
+
+#endif // MQSS_TOOLS_MQSS_COMMANDS_H

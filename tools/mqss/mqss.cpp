@@ -1,0 +1,36 @@
+//===- mqss.cpp - The MQSS-Selector command line ---------------------------===//
+//
+// A thin dispatcher: each subcommand parses its options and calls the library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace mqss::tool {
+cl::OptionCategory &category() {
+  static cl::OptionCategory options("mqss options");
+  return options;
+}
+} // namespace mqss::tool
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(mqss::tool::category());
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "MQSS-Selector: a learned pass-pipeline selector for MLIR\n\n"
+      "  mqss run FILE --pipeline=P [--baseline=P]   measure a pipeline on a "
+      "kernel\n\n"
+      "Run `mqss SUBCOMMAND --help` for a subcommand's options.\n");
+
+  if (mqss::tool::runCommand)
+    return mqss::tool::runMain();
+
+  errs() << "mqss: no subcommand given; run `mqss --help`\n";
+  return 2;
+}
