@@ -1,0 +1,3 @@
+func.func @cplx(%a: memref<4xcomplex<f32>>) {
+  return
+}

@@ -1,0 +1,179 @@
+//===- JitTest.cpp - Lowering, JIT and the C interface, in-process ---------===//
+//
+// Runs real kernels through the same pieces the harness uses (pipeline,
+// mandatory lowering, JIT, seeded arguments, result readout) and compares
+// with plain C++ references computed from the very same inputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mqss/IR/Context.h"
+#include "mqss/IR/Loader.h"
+#include "mqss/IR/Signature.h"
+#include "mqss/Runtime/Buffers.h"
+#include "mqss/Runtime/Jit.h"
+#include "mqss/Runtime/Pipeline.h"
+#include "mqss/Runtime/Target.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "gtest/gtest.h"
+
+using namespace mqss;
+
+namespace {
+struct Kernel {
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  Signature signature;
+  std::unique_ptr<CompiledKernel> compiled;
+};
+
+Kernel compileKernel(llvm::StringRef source, llvm::StringRef pipeline,
+                     llvm::StringRef targetName = "host") {
+  Kernel k;
+  k.context = createContext();
+  registerPasses();
+  auto module = loadModuleSource(*k.context, source);
+  EXPECT_TRUE(static_cast<bool>(module)) << llvm::toString(module.takeError());
+  k.module = std::move(*module);
+  auto entry = selectEntry(*k.module, "");
+  EXPECT_TRUE(static_cast<bool>(entry));
+  (*entry)->setAttr(mlir::LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    mlir::UnitAttr::get(k.context.get()));
+  k.signature = *describeSignature(*entry);
+  if (llvm::Error error = applyPipeline(*k.module, normalizePipeline(pipeline)))
+    ADD_FAILURE() << llvm::toString(std::move(error));
+  if (llvm::Error error = lowerToLLVMDialect(*k.module))
+    ADD_FAILURE() << llvm::toString(std::move(error));
+  auto target = resolveTarget(targetName);
+  EXPECT_TRUE(static_cast<bool>(target));
+  auto compiled = CompiledKernel::compile(*k.module, k.signature.name, *target, {});
+  EXPECT_TRUE(static_cast<bool>(compiled)) << llvm::toString(compiled.takeError());
+  k.compiled = std::move(*compiled);
+  return k;
+}
+
+const char *kMatmul = R"mlir(
+func.func @matmul(%A: memref<40x19xf32>, %B: memref<19x64xf32>, %C: memref<40x64xf32>) {
+  linalg.matmul ins(%A, %B : memref<40x19xf32>, memref<19x64xf32>)
+                outs(%C : memref<40x64xf32>)
+  return
+}
+)mlir";
+
+float at(const KernelArguments::Argument &arg, size_t i) {
+  return static_cast<float>(loadFloat(arg.pristine.data() + 4 * i, ElementKind::F32));
+}
+} // namespace
+
+TEST(Jit, MatmulMatchesCppReferenceUnderSeveralPipelines) {
+  for (llvm::StringRef pipeline :
+       {"naive", "func.func(convert-linalg-to-affine-loops,affine-loop-tile{tile-size=8})",
+        "transform-preload-library{transform-library-paths=" MQSS_EXAMPLES
+        "/matmul_schedule.mlir},transform-interpreter"}) {
+    Kernel k = compileKernel(kMatmul, pipeline);
+    ASSERT_TRUE(k.compiled);
+    std::vector<std::string> notes;
+    InputOptions options;
+    options.seed = 3;
+    auto args = KernelArguments::create(k.signature, options, notes);
+    ASSERT_TRUE(static_cast<bool>(args));
+    KernelCall call(k.signature, *args);
+    k.compiled->invoke(call.packedArguments());
+    std::vector<OutputArray> outputs;
+    args->readArguments(outputs);
+    ASSERT_EQ(outputs.size(), 3u);
+
+    auto &a = args->arguments();
+    double maxError = 0;
+    for (int i = 0; i < 40; ++i)
+      for (int j = 0; j < 64; ++j) {
+        float expected = at(a[2], i * 64 + j); // C += A * B
+        for (int p = 0; p < 19; ++p)
+          expected += at(a[0], i * 19 + p) * at(a[1], p * 64 + j);
+        maxError = std::max(maxError,
+                            std::fabs(outputs[2].floats[i * 64 + j] - expected));
+      }
+    EXPECT_LT(maxError, 1e-4) << pipeline.str();
+    // The inputs were not written.
+    EXPECT_EQ(outputs[0].floats[5], at(a[0], 5));
+    allocation::releaseAll();
+  }
+}
+
+TEST(Jit, TensorAndScalarResultsComeBackThroughTheCInterface) {
+  const char *source = R"mlir(
+func.func @stats(%x: tensor<16x8xf32>, %scale: f32) -> (tensor<16xf32>, f32) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %rows = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x8xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %m = arith.mulf %v, %scale : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %c3 = arith.constant 3 : index
+  %third = tensor.extract %rows[%c3] : tensor<16xf32>
+  return %rows, %third : tensor<16xf32>, f32
+}
+)mlir";
+  Kernel k = compileKernel(source, "naive");
+  ASSERT_TRUE(k.compiled);
+  std::vector<std::string> notes;
+  InputOptions options;
+  options.scalars["arg1"] = 2.0;
+  auto args = KernelArguments::create(k.signature, options, notes);
+  ASSERT_TRUE(static_cast<bool>(args));
+  KernelCall call(k.signature, *args);
+  k.compiled->invoke(call.packedArguments());
+  std::vector<OutputArray> results;
+  call.readResults(results);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].shape, (std::vector<int64_t>{16}));
+  auto &x = args->arguments()[0];
+  for (int i = 0; i < 16; ++i) {
+    float expected = 0;
+    for (int j = 0; j < 8; ++j)
+      expected += 2.0f * at(x, i * 8 + j);
+    EXPECT_NEAR(results[0].floats[i], expected, 1e-5);
+  }
+  EXPECT_EQ(results[1].floats[0], results[0].floats[3]);
+  // The returned buffer was allocated by the kernel through the hooks.
+  EXPECT_GE(allocation::liveCount(), 1u);
+  allocation::releaseAll();
+  EXPECT_EQ(allocation::liveCount(), 0u);
+}
+
+TEST(Jit, TargetsGenerateDifferentCode) {
+  // 16-wide vector arithmetic: one zmm op on AVX-512, four xmm ops on SSE4.
+  const char *source = R"mlir(
+func.func @axpy(%x: memref<4096xf32>, %y: memref<4096xf32>) {
+  affine.for %i = 0 to 4096 {
+    %a = affine.load %x[%i] : memref<4096xf32>
+    %b = affine.load %y[%i] : memref<4096xf32>
+    %s = arith.addf %a, %b : f32
+    affine.store %s, %y[%i] : memref<4096xf32>
+  }
+  return
+}
+)mlir";
+  const char *vectorize = "func.func(affine-super-vectorize{virtual-vector-size=16})";
+  Kernel sse = compileKernel(source, vectorize, "x86-sse4");
+  Kernel avx2 = compileKernel(source, vectorize, "x86-avx2");
+  ASSERT_TRUE(sse.compiled && avx2.compiled);
+  EXPECT_GT(sse.compiled->codeSizeBytes(), avx2.compiled->codeSizeBytes());
+  auto host = resolveTarget("host");
+  ASSERT_TRUE(static_cast<bool>(host));
+  auto machine = createTargetMachine(*resolveTarget("x86-avx2"), 3);
+  ASSERT_TRUE(static_cast<bool>(machine));
+  EXPECT_EQ((*machine)->getTargetCPU(), "haswell");
+  EXPECT_NE((*machine)->getTargetFeatureString().find("-avx512f"), std::string::npos);
+}
+
+TEST(Jit, UnknownTargetIsAnError) {
+  auto target = resolveTarget("x86-avx1024");
+  ASSERT_FALSE(static_cast<bool>(target));
+  EXPECT_NE(llvm::toString(target.takeError()).find("known targets: host"),
+            std::string::npos);
+}

@@ -1,0 +1,80 @@
+//===- OutputCheckTest.cpp - Comparing outputs with the reference ----------===//
+
+#include "mqss/Runtime/OutputCheck.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace mqss;
+
+static OutputArray floats(std::vector<double> values,
+                          ElementKind element = ElementKind::F32) {
+  OutputArray out;
+  out.name = "arg0";
+  out.element = element;
+  out.shape = {static_cast<int64_t>(values.size())};
+  out.floats = std::move(values);
+  return out;
+}
+
+TEST(OutputCheck, RelativeToleranceOnFloats) {
+  auto ref = floats({1.0, -2.0, 100.0});
+  EXPECT_EQ(compareOutputs({ref}, {floats({1.0001, -2.0, 100.0})}, 1e-3).verdict,
+            OutputCheck::Verdict::Pass);
+  OutputCheck bad = compareOutputs({ref}, {floats({1.01, -2.0, 100.0})}, 1e-3);
+  EXPECT_EQ(bad.verdict, OutputCheck::Verdict::Fail);
+  EXPECT_EQ(bad.mismatches, 1u);
+  EXPECT_NEAR(bad.maxRelError, 0.01, 1e-9);
+  EXPECT_EQ(bad.firstMismatch.rfind("arg0[0]", 0), 0u);
+}
+
+TEST(OutputCheck, ElementsNearZeroAreJudgedAgainstTheArrayScale) {
+  // Cancellation leaves tiny values whose absolute error is rounding noise.
+  auto ref = floats({1e-9, 50.0});
+  EXPECT_EQ(compareOutputs({ref}, {floats({3e-9, 50.0})}, 1e-3).verdict,
+            OutputCheck::Verdict::Pass);
+  EXPECT_EQ(compareOutputs({ref}, {floats({0.7, 50.0})}, 1e-3).verdict,
+            OutputCheck::Verdict::Fail);
+}
+
+TEST(OutputCheck, NanAndInfinity) {
+  auto ref = floats({NAN, INFINITY, 1.0});
+  EXPECT_EQ(compareOutputs({ref}, {floats({NAN, INFINITY, 1.0})}, 1e-3).verdict,
+            OutputCheck::Verdict::Pass);
+  EXPECT_EQ(compareOutputs({ref}, {floats({1.0, INFINITY, 1.0})}, 1e-3).verdict,
+            OutputCheck::Verdict::Fail);
+  EXPECT_EQ(compareOutputs({ref}, {floats({NAN, -INFINITY, 1.0})}, 1e-3).verdict,
+            OutputCheck::Verdict::Fail);
+}
+
+TEST(OutputCheck, IntegersAreExact) {
+  OutputArray ref, cand;
+  ref.name = cand.name = "result0";
+  ref.element = cand.element = ElementKind::I32;
+  ref.ints = {1, 2, 3};
+  cand.ints = {1, 2, 4};
+  ref.shape = cand.shape = {3};
+  EXPECT_EQ(compareOutputs({ref}, {ref}, 1e-3).verdict, OutputCheck::Verdict::Pass);
+  EXPECT_EQ(compareOutputs({ref}, {cand}, 0.5).verdict, OutputCheck::Verdict::Fail);
+}
+
+TEST(OutputCheck, SixteenBitFloatsGetAFewUlps) {
+  EXPECT_GT(effectiveTolerance(ElementKind::BF16, 1e-3), 1e-2);
+  EXPECT_DOUBLE_EQ(effectiveTolerance(ElementKind::F32, 1e-3), 1e-3);
+  auto ref = floats({1.0}, ElementKind::BF16);
+  EXPECT_EQ(compareOutputs({ref}, {floats({1.0078125}, ElementKind::BF16)}, 1e-3).verdict,
+            OutputCheck::Verdict::Pass);
+}
+
+TEST(OutputCheck, PrintedOutputIgnoresAddresses) {
+  OutputArray ref, cand;
+  ref.name = cand.name = "stdout";
+  ref.text = "Unranked Memref base@ = 0x55d1 rank = 1 data =\n[1.5,  2.25]\n";
+  cand.text = "Unranked Memref base@ = 0x7f00 rank = 1 data =\n[1.5,  2.25]\n";
+  OutputCheck same = compareOutputs({ref}, {cand}, 1e-3);
+  EXPECT_EQ(same.verdict, OutputCheck::Verdict::Pass);
+  EXPECT_EQ(same.valuesCompared, 3u); // rank and the two values
+  cand.text = "Unranked Memref base@ = 0x7f00 rank = 1 data =\n[1.5,  2.5]\n";
+  EXPECT_EQ(compareOutputs({ref}, {cand}, 1e-3).verdict, OutputCheck::Verdict::Fail);
+}

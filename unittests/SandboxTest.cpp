@@ -1,0 +1,114 @@
+//===- SandboxTest.cpp - Isolation of failing children ---------------------===//
+
+#include "mqss/Runtime/Harness.h"
+#include "mqss/Runtime/Sandbox.h"
+
+#include "gtest/gtest.h"
+
+#include <csignal>
+#include <dirent.h>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+using namespace mqss;
+
+static size_t openDescriptors() {
+  size_t count = 0;
+  if (DIR *dir = opendir("/proc/self/fd")) {
+    while (readdir(dir))
+      ++count;
+    closedir(dir);
+  }
+  return count;
+}
+
+static long residentKiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0)
+      return std::stol(line.substr(6));
+  return -1;
+}
+
+TEST(Sandbox, ReportsHowTheChildEnded) {
+  SandboxLimits limits;
+  limits.timeoutSeconds = 5;
+  auto crashed = runSandboxed(limits, [](SandboxChannel &) -> int {
+    raise(SIGSEGV);
+    return 0;
+  });
+  ASSERT_TRUE(static_cast<bool>(crashed));
+  EXPECT_EQ(crashed->end, SandboxOutcome::End::Signaled);
+  EXPECT_EQ(crashed->signal, SIGSEGV);
+
+  auto talked = runSandboxed(limits, [](SandboxChannel &channel) -> int {
+    channel.send("{\"hello\":1}");
+    fprintf(stderr, "diagnostic text\n");
+    return 3;
+  });
+  ASSERT_TRUE(static_cast<bool>(talked));
+  EXPECT_EQ(talked->end, SandboxOutcome::End::Exited);
+  EXPECT_EQ(talked->exitCode, 3);
+  ASSERT_EQ(talked->messages.size(), 2u); // "started" and ours
+  EXPECT_EQ(talked->messages[1], "{\"hello\":1}");
+  EXPECT_NE(talked->stderrTail.find("diagnostic text"), std::string::npos);
+  EXPECT_GE(talked->pinnedCpu, 0);
+
+  limits.timeoutSeconds = 0.2;
+  auto hung = runSandboxed(limits, [](SandboxChannel &) -> int {
+    while (true)
+      pause();
+  });
+  ASSERT_TRUE(static_cast<bool>(hung));
+  EXPECT_EQ(hung->end, SandboxOutcome::End::TimedOut);
+  EXPECT_LT(hung->wallMs, 2000);
+}
+
+TEST(Sandbox, AddressSpaceLimitTurnsIntoOutOfMemory) {
+  SandboxLimits limits;
+  limits.memoryBytes = 512ull << 20;
+  auto outcome = runSandboxed(limits, [](SandboxChannel &) -> int {
+    std::vector<char> huge(size_t(4) << 30, 1); // new_handler reports OOM
+    return huge[12345];
+  });
+  ASSERT_TRUE(static_cast<bool>(outcome));
+  EXPECT_EQ(outcome->end, SandboxOutcome::End::Exited);
+  EXPECT_EQ(outcome->exitCode, kExitOutOfMemory);
+}
+
+TEST(Sandbox, TwoHundredFailingChildrenLeakNothing) {
+  // Warm up lazily allocated state before taking the baseline.
+  RunRequest crash;
+  crash.inputPath = MQSS_TEST_INPUTS "/oob_store.mlir";
+  crash.limits.timeoutSeconds = 10;
+  EXPECT_EQ(runMeasurement(crash).status, RunStatus::Crash);
+
+  size_t fdsBefore = openDescriptors();
+  long rssBefore = residentKiB();
+  SandboxLimits limits;
+  limits.timeoutSeconds = 0.05;
+  for (int i = 0; i < 200; ++i) {
+    if (i % 10 == 0) { // the full path: parse, lower, JIT, segfault
+      RunReport report = runMeasurement(crash);
+      ASSERT_EQ(report.status, RunStatus::Crash) << report.message;
+      continue;
+    }
+    auto outcome = runSandboxed(limits, [i](SandboxChannel &channel) -> int {
+      channel.send(std::string(1000, 'x'));
+      fprintf(stderr, "%s\n", std::string(100000, 'e').c_str());
+      switch (i % 3) {
+      case 0: raise(SIGSEGV); break;
+      case 1: abort();
+      default: while (true) pause();
+      }
+      return 0;
+    });
+    ASSERT_TRUE(static_cast<bool>(outcome));
+    ASSERT_NE(outcome->end, SandboxOutcome::End::Exited);
+  }
+  EXPECT_EQ(openDescriptors(), fdsBefore);
+  long growth = residentKiB() - rssBefore;
+  EXPECT_LT(growth, 4096) << "resident memory grew by " << growth << " KiB";
+}
