@@ -65,7 +65,8 @@ private:
   int finish(RunStatus status, llvm::StringRef message = "",
              llvm::StringRef diagnostics = "");
   int finishWithError(llvm::Error error, RunStatus fallback);
-  llvm::Expected<Compiled> compile(llvm::StringRef role, llvm::StringRef pipeline);
+  llvm::Expected<Compiled> compile(llvm::StringRef role, llvm::StringRef pipeline,
+                                   bool measureCodeSize);
   llvm::Error checkEntryUnchanged(ModuleOp module, llvm::StringRef pipeline);
   double runOnce(Variant &variant, bool collectOutputs);
 
@@ -169,7 +170,8 @@ llvm::Error MeasurementChild::checkEntryUnchanged(ModuleOp transformed,
 }
 
 llvm::Expected<Compiled> MeasurementChild::compile(llvm::StringRef role,
-                                                   llvm::StringRef pipeline) {
+                                                   llvm::StringRef pipeline,
+                                                   bool measureCodeSize) {
   auto cached = compiledByPipeline.find(pipeline.str());
   if (cached != compiledByPipeline.end())
     return cached->second;
@@ -190,6 +192,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(llvm::StringRef role,
   enterPhase(("jit:" + role).str());
   JitOptions options;
   options.optLevel = request.llvmOptLevel;
+  options.measureCodeSize = measureCodeSize;
   auto kernel = CompiledKernel::compile(*copy, signature.name, target, options);
   if (!kernel)
     return llvm::make_error<PipelineError>(
@@ -323,7 +326,10 @@ int MeasurementChild::run() {
   if (baseline)
     variants.push_back(&*baseline);
   for (Variant *variant : variants) {
-    auto compiled = compile(variant->role, variant->pipeline);
+    // Only reported pipelines need their code size (it costs an object dump).
+    bool reported = variant->pipeline == candidatePipeline ||
+                    (baselinePipeline && variant->pipeline == *baselinePipeline);
+    auto compiled = compile(variant->role, variant->pipeline, reported);
     if (!compiled)
       return finishWithError(compiled.takeError(), RunStatus::PassFailed);
     variant->compiled = *compiled;
