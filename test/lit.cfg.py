@@ -1,5 +1,6 @@
 # lit configuration for MQSS-Selector's tool tests.
 import os
+import sys
 import lit.formats
 
 config.name = "MQSS"
@@ -15,3 +16,4 @@ config.substitutions.append(("%examples", os.path.join(config.mqss_src_root, "ex
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_tool))
 config.environment["LANG"] = "C"
+config.substitutions.append(("%python", sys.executable))
