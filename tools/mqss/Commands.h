@@ -12,6 +12,9 @@ llvm::cl::OptionCategory &category();
 extern llvm::cl::SubCommand runCommand;
 int runMain();
 
+extern llvm::cl::SubCommand benchCommand;
+int benchMain();
+
 } // namespace mqss::tool
 
 #endif // MQSS_TOOLS_MQSS_COMMANDS_H

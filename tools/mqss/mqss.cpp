@@ -25,11 +25,14 @@ int main(int argc, char **argv) {
       argc, argv,
       "MQSS-Selector: a learned pass-pipeline selector for MLIR\n\n"
       "  mqss run FILE --pipeline=P [--baseline=P]   measure a pipeline on a "
-      "kernel\n\n"
+      "kernel\n"
+      "  mqss bench list|run [--split=S] [--pipeline=P]  the benchmark suite\n\n"
       "Run `mqss SUBCOMMAND --help` for a subcommand's options.\n");
 
   if (mqss::tool::runCommand)
     return mqss::tool::runMain();
+  if (mqss::tool::benchCommand)
+    return mqss::tool::benchMain();
 
   errs() << "mqss: no subcommand given; run `mqss --help`\n";
   return 2;
