@@ -47,6 +47,7 @@ struct Compiled {
 struct Variant {
   std::string role;
   std::string pipeline;
+  unsigned llvmOptLevel = 3;
   Compiled compiled;
   std::unique_ptr<KernelCall> call;
   std::vector<OutputArray> outputs;
@@ -66,7 +67,8 @@ private:
              llvm::StringRef diagnostics = "");
   int finishWithError(llvm::Error error, RunStatus fallback);
   llvm::Expected<Compiled> compile(llvm::StringRef role, llvm::StringRef pipeline,
-                                   bool measureCodeSize);
+                                   unsigned llvmOptLevel, bool measureCodeSize);
+  llvm::Expected<ResolvedPipeline> resolve(llvm::StringRef spec);
   llvm::Error checkEntryUnchanged(ModuleOp module, llvm::StringRef pipeline);
   double runOnce(Variant &variant, bool collectOutputs);
 
@@ -169,10 +171,25 @@ llvm::Error MeasurementChild::checkEntryUnchanged(ModuleOp transformed,
   return llvm::Error::success();
 }
 
+llvm::Expected<ResolvedPipeline> MeasurementChild::resolve(llvm::StringRef spec) {
+  ResolvedPipeline resolved{spec.str(), std::nullopt};
+  if (request.resolvePipeline) {
+    auto named = request.resolvePipeline(*module, spec);
+    if (!named)
+      return llvm::make_error<PipelineError>(PipelineFailure::Invalid,
+                                             llvm::toString(named.takeError()));
+    resolved = std::move(*named);
+  }
+  resolved.text = normalizePipeline(resolved.text);
+  return resolved;
+}
+
 llvm::Expected<Compiled> MeasurementChild::compile(llvm::StringRef role,
                                                    llvm::StringRef pipeline,
+                                                   unsigned llvmOptLevel,
                                                    bool measureCodeSize) {
-  auto cached = compiledByPipeline.find(pipeline.str());
+  std::string key = pipeline.str() + "|O" + std::to_string(llvmOptLevel);
+  auto cached = compiledByPipeline.find(key);
   if (cached != compiledByPipeline.end())
     return cached->second;
 
@@ -191,7 +208,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(llvm::StringRef role,
 
   enterPhase(("jit:" + role).str());
   JitOptions options;
-  options.optLevel = request.llvmOptLevel;
+  options.optLevel = llvmOptLevel;
   options.measureCodeSize = measureCodeSize;
   auto kernel = CompiledKernel::compile(*copy, signature.name, target, options);
   if (!kernel)
@@ -200,7 +217,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(llvm::StringRef role,
         "JIT compilation failed: " + llvm::toString(kernel.takeError()));
   compiled.jitMs = (*kernel)->jitMilliseconds();
   compiled.kernel = std::move(*kernel);
-  compiledByPipeline[pipeline.str()] = compiled;
+  compiledByPipeline[key] = compiled;
   return compiled;
 }
 
@@ -301,10 +318,24 @@ int MeasurementChild::run() {
   (*entry)->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(context.get()));
 
-  std::string candidatePipeline = normalizePipeline(request.pipeline);
+  enterPhase("resolve");
+  auto candidateResolved = resolve(request.pipeline);
+  if (!candidateResolved)
+    return finishWithError(candidateResolved.takeError(), RunStatus::InvalidPipeline);
+  std::optional<ResolvedPipeline> baselineResolved;
+  if (request.baseline) {
+    auto resolved = resolve(*request.baseline);
+    if (!resolved)
+      return finishWithError(resolved.takeError(), RunStatus::InvalidPipeline);
+    baselineResolved = std::move(*resolved);
+  }
+  std::string candidatePipeline = candidateResolved->text;
   std::optional<std::string> baselinePipeline;
-  if (request.baseline)
-    baselinePipeline = normalizePipeline(*request.baseline);
+  if (baselineResolved)
+    baselinePipeline = baselineResolved->text;
+  report.candidate.resolvedPipeline = candidatePipeline;
+  if (baselineResolved)
+    report.baseline->resolvedPipeline = *baselinePipeline;
   for (const std::string *text : {&candidatePipeline, baselinePipeline ? &*baselinePipeline : nullptr})
     if (text)
       if (llvm::Error error = validatePipeline(*context, *text))
@@ -317,11 +348,13 @@ int MeasurementChild::run() {
 
   // Compile: the naive reference first, so a kernel that cannot be lowered at
   // all is reported as such rather than blamed on the candidate.
-  Variant reference{"reference", ""};
-  Variant candidate{"candidate", candidatePipeline};
+  Variant reference{"reference", "", request.llvmOptLevel};
+  Variant candidate{"candidate", candidatePipeline,
+                    candidateResolved->llvmOptLevel.value_or(request.llvmOptLevel)};
   std::optional<Variant> baseline;
   if (baselinePipeline)
-    baseline = Variant{"baseline", *baselinePipeline};
+    baseline = Variant{"baseline", *baselinePipeline,
+                       baselineResolved->llvmOptLevel.value_or(request.llvmOptLevel)};
   std::vector<Variant *> variants = {&reference, &candidate};
   if (baseline)
     variants.push_back(&*baseline);
@@ -329,7 +362,7 @@ int MeasurementChild::run() {
     // Only reported pipelines need their code size (it costs an object dump).
     bool reported = variant->pipeline == candidatePipeline ||
                     (baselinePipeline && variant->pipeline == *baselinePipeline);
-    auto compiled = compile(variant->role, variant->pipeline, reported);
+    auto compiled = compile(variant->role, variant->pipeline, variant->llvmOptLevel, reported);
     if (!compiled)
       return finishWithError(compiled.takeError(), RunStatus::PassFailed);
     variant->compiled = *compiled;

@@ -6,9 +6,15 @@
 #include "mqss/IR/Diagnostics.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -83,10 +89,66 @@ static llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
   return llvm::Error::success();
 }
 
+/// Loads a transform library file into the context's transform dialect,
+/// unless its named sequences are already there: the upstream preload pass
+/// fails with "doubly defined symbol" when a context sees a library twice
+/// (a candidate and a baseline using the same schedules, or an action
+/// sequence applied step by step).
+static llvm::Error preloadLibraryOnce(MLIRContext &context, llvm::StringRef path) {
+  DiagnosticCollector diagnostics(context);
+  ParserConfig config(&context);
+  OwningOpRef<ModuleOp> library = parseSourceFile<ModuleOp>(path, config);
+  if (!library)
+    return pipelineError(PipelineFailure::Invalid,
+                         "cannot load the transform library '" + path + "':\n" +
+                             diagnostics.take());
+  auto *dialect = context.getOrLoadDialect<transform::TransformDialect>();
+  if (ModuleOp loaded = dialect->getLibraryModule()) {
+    bool present = false;
+    for (auto sequence : library->getOps<transform::NamedSequenceOp>()) {
+      present = SymbolTable::lookupSymbolIn(loaded, sequence.getSymName()) != nullptr;
+      break;
+    }
+    if (present)
+      return llvm::Error::success();
+  }
+  if (failed(dialect->loadIntoLibraryModule(std::move(library))))
+    return pipelineError(PipelineFailure::Invalid,
+                         "cannot load the transform library '" + path + "':\n" +
+                             diagnostics.take());
+  return llvm::Error::success();
+}
+
+/// Handles a leading transform-preload-library element itself (see
+/// preloadLibraryOnce) and returns the rest of the pipeline.
+static llvm::Expected<std::string> takePreloads(MLIRContext &context,
+                                                llvm::StringRef pipeline) {
+  static constexpr llvm::StringLiteral prefix =
+      "transform-preload-library{transform-library-paths=";
+  pipeline = pipeline.trim();
+  while (pipeline.starts_with(prefix)) {
+    size_t close = pipeline.find('}');
+    if (close == llvm::StringRef::npos)
+      return std::string(pipeline); // malformed: let the parser report it
+    llvm::SmallVector<llvm::StringRef> paths;
+    pipeline.slice(prefix.size(), close).split(paths, ',', -1, false);
+    for (llvm::StringRef path : paths)
+      if (llvm::Error error = preloadLibraryOnce(context, path.trim()))
+        return std::move(error);
+    pipeline = pipeline.drop_front(close + 1).ltrim();
+    pipeline.consume_front(",");
+    pipeline = pipeline.ltrim();
+  }
+  return pipeline.str();
+}
+
 llvm::Error applyPipeline(ModuleOp module, llvm::StringRef pipeline) {
-  if (pipeline.trim().empty())
+  auto rest = takePreloads(*module.getContext(), pipeline);
+  if (!rest)
+    return rest.takeError();
+  if (llvm::StringRef(*rest).trim().empty())
     return llvm::Error::success();
-  return runPipeline(module, pipeline, PipelineFailure::PassFailed,
+  return runPipeline(module, *rest, PipelineFailure::PassFailed,
                      ("pipeline '" + pipeline + "'").str());
 }
 
@@ -153,8 +215,31 @@ static void eraseTransformSchedules(ModuleOp module) {
   module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
 }
 
+/// convert-vector-to-llvm lowers contractions, transposes and broadcasts but
+/// not vector.multi_reduction, which vectorised reductions leave behind.
+static llvm::Error lowerMultiReductions(ModuleOp module) {
+  bool any = false;
+  module.walk([&](vector::MultiDimReductionOp) {
+    any = true;
+    return WalkResult::interrupt();
+  });
+  if (!any)
+    return llvm::Error::success();
+  RewritePatternSet patterns(module.getContext());
+  vector::populateVectorMultiReductionLoweringPatterns(
+      patterns, vector::VectorMultiReductionLowering::InnerReduction);
+  DiagnosticCollector diagnostics(*module.getContext());
+  if (failed(applyPatternsAndFoldGreedily(module, std::move(patterns))))
+    return pipelineError(PipelineFailure::LoweringFailed,
+                         "lowering to LLVM failed: vector.multi_reduction "
+                         "lowering did not converge\n" + diagnostics.take());
+  return llvm::Error::success();
+}
+
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
   eraseTransformSchedules(module);
+  if (llvm::Error error = lowerMultiReductions(module))
+    return error;
   return runPipeline(module, mandatoryLoweringPipeline(containsTensors(module)),
                      PipelineFailure::LoweringFailed, "lowering to LLVM");
 }

@@ -85,6 +85,7 @@ llvm::json::Value toJSON(const RunReport &report) {
       {"target", report.target},
       {"target_cpu", report.targetCpu},
       {"pipeline", report.candidate.pipeline},
+      {"resolved_pipeline", report.candidate.resolvedPipeline},
       {"compile_ms", report.candidate.compileMs},
       {"jit_ms", report.candidate.jitMs},
       {"code_size_bytes", static_cast<int64_t>(report.candidate.codeSizeBytes)},
@@ -107,6 +108,7 @@ llvm::json::Value toJSON(const RunReport &report) {
     object["baseline_runtime_ms"] = toJSON(base.runtimeMs);
     object["baseline"] = llvm::json::Object{
         {"pipeline", base.pipeline},
+        {"resolved_pipeline", base.resolvedPipeline},
         {"compile_ms", base.compileMs},
         {"jit_ms", base.jitMs},
         {"code_size_bytes", static_cast<int64_t>(base.codeSizeBytes)},
@@ -176,6 +178,7 @@ bool fromJSON(const llvm::json::Value &value, RunReport &report,
             mapper.map("target", report.target) &&
             mapper.map("target_cpu", report.targetCpu) &&
             mapper.map("pipeline", report.candidate.pipeline) &&
+            mapper.mapOptional("resolved_pipeline", report.candidate.resolvedPipeline) &&
             mapper.map("compile_ms", report.candidate.compileMs) &&
             mapper.map("jit_ms", report.candidate.jitMs) &&
             mapper.map("code_size_bytes", codeSize) &&
@@ -196,6 +199,7 @@ bool fromJSON(const llvm::json::Value &value, RunReport &report,
     llvm::json::ObjectMapper baseMapper(*object->get("baseline"), path.field("baseline"));
     int64_t baseCode = 0;
     if (!baseMapper.map("pipeline", variant.pipeline) ||
+        !baseMapper.mapOptional("resolved_pipeline", variant.resolvedPipeline) ||
         !baseMapper.map("compile_ms", variant.compileMs) ||
         !baseMapper.map("jit_ms", variant.jitMs) ||
         !baseMapper.map("code_size_bytes", baseCode) ||

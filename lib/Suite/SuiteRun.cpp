@@ -2,6 +2,8 @@
 
 #include "mqss/Suite/SuiteRun.h"
 
+#include "mqss/Actions/Baselines.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -18,11 +20,17 @@ size_t SuiteResult::okCount() const {
 }
 
 RunRequest requestFor(const BenchmarkEntry &entry, const SuiteRunOptions &options) {
+  // `expert` alone means the expert of the module's own family.
+  auto forEntry = [&](const std::string &spec) {
+    return spec == "expert" ? "expert:" + entry.family : spec;
+  };
   RunRequest request;
   request.inputPath = entry.path;
   request.entry = entry.entry;
-  request.pipeline = options.pipeline;
-  request.baseline = options.baseline;
+  request.pipeline = forEntry(options.pipeline);
+  if (options.baseline)
+    request.baseline = forEntry(*options.baseline);
+  useNamedPipelines(request);
   request.target = options.target;
   request.inputs.seed = options.seed;
   request.inputs.shapes = entry.shapes;

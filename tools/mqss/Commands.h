@@ -15,6 +15,12 @@ int runMain();
 extern llvm::cl::SubCommand benchCommand;
 int benchMain();
 
+extern llvm::cl::SubCommand actionsCommand;
+int actionsMain();
+
+extern llvm::cl::SubCommand applyCommand;
+int applyMain();
+
 } // namespace mqss::tool
 
 #endif // MQSS_TOOLS_MQSS_COMMANDS_H

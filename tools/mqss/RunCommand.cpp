@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 
+#include "mqss/Actions/Baselines.h"
 #include "mqss/Runtime/Harness.h"
 #include "mqss/Runtime/Target.h"
 
@@ -24,7 +25,8 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
 static cl::opt<std::string> pipeline(
     "pipeline",
     cl::desc("Pass pipeline in mlir-opt's --pass-pipeline syntax, with or "
-             "without the outer builtin.module(...); `naive` applies none"),
+             "without the outer builtin.module(...); or a name: `naive` (no "
+             "transformation), `default`, `expert:<family>`, `actions:a,b,c`"),
     cl::init("naive"), cl::sub(runCommand), cl::cat(category()));
 static cl::opt<std::string> baseline(
     "baseline",
@@ -84,6 +86,10 @@ int runMain() {
   request.pipeline = pipeline;
   if (baseline.getNumOccurrences())
     request.baseline = baseline;
+  for (const std::string &spec : {request.pipeline, request.baseline.value_or("")})
+    if (Error error = validateNamedPipeline(spec))
+      return usageError(toString(std::move(error)));
+  useNamedPipelines(request);
   if (auto resolved = resolveTarget(target); !resolved)
     return usageError(toString(resolved.takeError()));
   request.target = target;

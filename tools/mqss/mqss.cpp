@@ -26,13 +26,19 @@ int main(int argc, char **argv) {
       "MQSS-Selector: a learned pass-pipeline selector for MLIR\n\n"
       "  mqss run FILE --pipeline=P [--baseline=P]   measure a pipeline on a "
       "kernel\n"
-      "  mqss bench list|run [--split=S] [--pipeline=P]  the benchmark suite\n\n"
+      "  mqss bench list|run [--split=S] [--pipeline=P]  the benchmark suite\n"
+      "  mqss actions [--stage=S]                        the action catalog\n"
+      "  mqss apply FILE --actions=a,b,c [--emit=...]    apply a sequence of actions\n\n"
       "Run `mqss SUBCOMMAND --help` for a subcommand's options.\n");
 
   if (mqss::tool::runCommand)
     return mqss::tool::runMain();
   if (mqss::tool::benchCommand)
     return mqss::tool::benchMain();
+  if (mqss::tool::actionsCommand)
+    return mqss::tool::actionsMain();
+  if (mqss::tool::applyCommand)
+    return mqss::tool::applyMain();
 
   errs() << "mqss: no subcommand given; run `mqss --help`\n";
   return 2;

@@ -15,7 +15,10 @@
 #include "mqss/Runtime/Sandbox.h"
 #include "mqss/Runtime/Stats.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
+
+#include <functional>
 
 #include <optional>
 #include <string>
@@ -41,6 +44,18 @@ enum class RunStatus {
 llvm::StringRef runStatusName(RunStatus status);
 std::optional<RunStatus> parseRunStatus(llvm::StringRef name);
 
+/// A pipeline as the harness runs it, after names were resolved.
+struct ResolvedPipeline {
+  std::string text;
+  /// Set when the pipeline fixes the LLVM opt level (a finish action).
+  std::optional<unsigned> llvmOptLevel;
+};
+
+/// Turns what the user wrote (a name such as `default`, or pipeline text) into
+/// a pipeline for this module. Runs inside the measurement child.
+using PipelineResolver =
+    std::function<llvm::Expected<ResolvedPipeline>(mlir::ModuleOp, llvm::StringRef)>;
+
 struct RunRequest {
   std::string inputPath;
   std::string pipeline = "naive";
@@ -56,11 +71,14 @@ struct RunRequest {
   bool checkOutput = true;
   unsigned llvmOptLevel = 3;
   SandboxLimits limits;
+  /// Resolves named pipelines against the module; unset: text is used as is.
+  PipelineResolver resolvePipeline;
 };
 
 /// Figures for one pipeline (candidate or baseline).
 struct VariantReport {
-  std::string pipeline;
+  std::string pipeline;         ///< as requested (may be a name)
+  std::string resolvedPipeline; ///< the pipeline text that ran
   double compileMs = 0; ///< MLIR passes: the pipeline plus the mandatory lowering
   double jitMs = 0;     ///< translation to LLVM IR, LLVM -O, codegen
   uint64_t codeSizeBytes = 0;

@@ -1,0 +1,55 @@
+//===- Baselines.h - Named pipelines: naive, default, expert:<family> ------===//
+//
+// The bars a learned policy must clear. `default` is one fixed action
+// sequence for every kernel (the best single one found over the train split).
+// `expert:<family>` is a compiler engineer's ordered preference list per
+// stage: at each step the first legal action not yet applied is taken, so an
+// expert adapts to the module's shapes instead of failing on them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MQSS_ACTIONS_BASELINES_H
+#define MQSS_ACTIONS_BASELINES_H
+
+#include "mqss/Actions/Catalog.h"
+#include "mqss/Runtime/Harness.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mqss {
+
+/// Families with an expert (the suite's families).
+std::vector<std::string> expertFamilies();
+
+/// The fixed `default` sequence.
+std::vector<const Action *> defaultSequence();
+
+/// Plans the expert's sequence for \p module (applies it to \p module while
+/// planning). Errors for an unknown family, listing the known ones.
+llvm::Expected<std::vector<const Action *>> planExpert(mlir::ModuleOp module,
+                                                       llvm::StringRef family);
+
+/// True if \p spec names a baseline or an action list rather than spelling a
+/// pipeline: `naive`, `default`, `expert:<family>`, `actions:a,b,c`.
+bool isNamedPipeline(llvm::StringRef spec);
+
+/// Checks a named spec without a module (unknown family, unknown action).
+llvm::Error validateNamedPipeline(llvm::StringRef spec);
+
+/// Resolves \p spec for \p module to pipeline text (see isNamedPipeline);
+/// other text is returned as written. \p llvmOptLevel is set when the spec
+/// fixes one (a finish action).
+llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module,
+                                                 llvm::StringRef spec,
+                                                 unsigned *llvmOptLevel = nullptr);
+
+/// Installs resolveNamedPipeline as \p request's resolver, so that names are
+/// resolved inside the measurement child against the module being measured.
+void useNamedPipelines(RunRequest &request);
+
+} // namespace mqss
+
+#endif // MQSS_ACTIONS_BASELINES_H

@@ -1,0 +1,73 @@
+//===- Catalog.h - The action catalog: what the policy may do, by stage ---===//
+//
+// One table is the source of truth: each action has a name, the stage whose
+// pool it belongs to, what it runs (a pass pipeline fragment, a schedule of
+// the schedule library, or the final lowering at an LLVM opt level), and a
+// legality predicate over the IR summary. Nothing else spells pass names.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MQSS_ACTIONS_CATALOG_H
+#define MQSS_ACTIONS_CATALOG_H
+
+#include "mqss/IR/Summary.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mqss {
+
+enum class ActionKind {
+  Pass,     ///< a textual pass pipeline fragment
+  Schedule, ///< a named sequence of the schedule library
+  Finish,   ///< ends the episode: mandatory lowering at an LLVM opt level
+};
+
+/// Coarse families of actions, used by the contextual features.
+enum class ActionCategory {
+  Cleanup, Fuse, Layout, Tile, Unroll, Vectorize, Schedule, Lower, Bufferize,
+  Memory, Finish
+};
+constexpr unsigned kNumActionCategories = 11;
+llvm::StringRef actionCategoryName(ActionCategory category);
+
+struct Action {
+  llvm::StringLiteral name;
+  Stage stage;
+  ActionKind kind;
+  ActionCategory category;
+  /// Pass pipeline fragment (Pass), schedule entry point (Schedule), empty
+  /// for Finish.
+  llvm::StringLiteral body;
+  /// May the action be applied to IR like this?
+  bool (*legal)(const IRSummary &);
+  llvm::StringLiteral doc;
+  /// LLVM optimisation level of a Finish action.
+  unsigned llvmOptLevel = 3;
+
+  /// The fragment for a textual pipeline (empty for Finish).
+  std::string pipelineFragment() const;
+};
+
+/// Every action, in a fixed order (the policy's output index).
+llvm::ArrayRef<Action> actionCatalog();
+/// Index of an action in the catalog.
+unsigned actionIndex(const Action &action);
+const Action *lookupAction(llvm::StringRef name);
+/// The pool of a stage: its own actions and the finish actions.
+std::vector<const Action *> actionsForStage(Stage stage);
+/// Over the whole catalog: true where the action is in \p stage's pool and
+/// legal on \p summary.
+std::vector<bool> legalMask(const IRSummary &summary, Stage stage);
+/// Identifies the catalog (names, stages, bodies) for model compatibility.
+uint64_t catalogHash();
+
+/// Parses "a,b,c" into actions; the error names the unknown one.
+llvm::Expected<std::vector<const Action *>> parseActionList(llvm::StringRef text);
+
+} // namespace mqss
+
+#endif // MQSS_ACTIONS_CATALOG_H

@@ -1,0 +1,37 @@
+//===- Sequence.h - Action sequences as pipelines, and their application ---===//
+#ifndef MQSS_ACTIONS_SEQUENCE_H
+#define MQSS_ACTIONS_SEQUENCE_H
+
+#include "mqss/Actions/Catalog.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mqss {
+
+/// The schedule library (transform-dialect named sequences) as shipped.
+llvm::StringRef scheduleLibrarySource();
+
+/// A file holding the schedule library, written once into the cache
+/// directory ($MQSS_CACHE_DIR, else $XDG_CACHE_HOME/mqss, else ~/.cache/mqss)
+/// under a name carrying its hash, so printed pipelines name a real file.
+llvm::Expected<std::string> scheduleLibraryPath();
+
+/// The textual pipeline equivalent to applying \p actions in order: one
+/// preload of the schedule library when any schedule is used, then each
+/// action's fragment. Finish actions contribute nothing.
+llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> actions);
+
+/// The LLVM opt level the sequence asks for (its finish action), else 3.
+unsigned llvmOptLevelFor(llvm::ArrayRef<const Action *> actions);
+
+/// Applies one action to \p module in-process and verifies the result. The
+/// schedule library is loaded into the context the first time it is needed.
+llvm::Error applyAction(mlir::ModuleOp module, const Action &action);
+
+} // namespace mqss
+
+#endif // MQSS_ACTIONS_SEQUENCE_H

@@ -1,0 +1,76 @@
+//===- Summary.h - One walk over a module: what it contains, which stage ---===//
+//
+// Legality masks and the feature encoder both need to know what a module
+// holds (tensors? linalg ops of which kind and shape? affine or scf loops?).
+// One walk collects it; stage detection reads it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MQSS_IR_SUMMARY_H
+#define MQSS_IR_SUMMARY_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mqss {
+
+/// Lowering stages, in order. An episode moves forward through them.
+enum class Stage { Tensor, Linalg, Loops, Finish };
+llvm::StringRef stageName(Stage stage);
+std::optional<Stage> parseStage(llvm::StringRef name);
+
+/// One linalg op as legality masks see it.
+struct LinalgOpInfo {
+  enum class Kind { Contraction, Convolution, Elementwise, Reduction, Other };
+  Kind kind = Kind::Other;
+  std::string name;
+  /// Static loop ranges; ShapedType::kDynamic where not static.
+  std::vector<int64_t> loopRanges;
+  unsigned numParallel = 0;
+  unsigned numReduction = 0;
+  bool onTensors = false;
+  bool hasUnitDim = false;
+  bool allStatic() const;
+};
+
+struct IRSummary {
+  bool hasTensors = false;
+  unsigned numOps = 0;
+  unsigned numFuncs = 0;
+  unsigned numBlocks = 0;
+  unsigned numBlockArgs = 0;
+  std::vector<LinalgOpInfo> linalgOps;
+  unsigned numNamedLinalg = 0;
+  unsigned numGenericLinalg = 0;
+  unsigned numTensorEmpty = 0;
+  unsigned numAffineFor = 0;
+  unsigned numScfFor = 0;
+  unsigned numParallelLoops = 0; ///< scf.parallel, scf.forall, affine.parallel
+  unsigned numVectorOps = 0;
+  unsigned numMemoryOps = 0;     ///< loads, stores, transfers, copies
+  unsigned numAffineMemoryOps = 0;
+  unsigned numArithOps = 0;      ///< arith + math compute ops
+  unsigned numVectorisableArith = 0; ///< float/int arithmetic on scalars or vectors
+  unsigned numTransformOps = 0;
+  unsigned maxLoopDepth = 0;     ///< any loop kind, nested
+  unsigned maxAffineDepth = 0;
+  unsigned maxTopLevelAffineLoops = 0; ///< sibling affine.for nests in one function
+  /// Innermost static trip counts seen (affine/scf loops with constant bounds).
+  std::vector<int64_t> innermostTripCounts;
+  /// op name -> count, for the statistical features.
+  llvm::StringMap<unsigned> opCounts;
+
+  unsigned numLinalg() const { return linalgOps.size(); }
+  unsigned countLinalg(LinalgOpInfo::Kind kind) const;
+  Stage stage() const;
+};
+
+/// Walks \p module once.
+IRSummary summarize(mlir::ModuleOp module);
+
+} // namespace mqss
+
+#endif // MQSS_IR_SUMMARY_H

@@ -1,0 +1,263 @@
+//===- Catalog.cpp - The action catalog ------------------------------------===//
+
+#include "mqss/Actions/Catalog.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
+
+namespace mqss {
+
+llvm::StringRef actionCategoryName(ActionCategory category) {
+  switch (category) {
+  case ActionCategory::Cleanup: return "cleanup";
+  case ActionCategory::Fuse: return "fuse";
+  case ActionCategory::Layout: return "layout";
+  case ActionCategory::Tile: return "tile";
+  case ActionCategory::Unroll: return "unroll";
+  case ActionCategory::Vectorize: return "vectorize";
+  case ActionCategory::Schedule: return "schedule";
+  case ActionCategory::Lower: return "lower";
+  case ActionCategory::Bufferize: return "bufferize";
+  case ActionCategory::Memory: return "memory";
+  case ActionCategory::Finish: return "finish";
+  }
+  return "cleanup";
+}
+
+//===----------------------------------------------------------------------===//
+// Legality predicates
+//===----------------------------------------------------------------------===//
+
+namespace {
+using Kind = LinalgOpInfo::Kind;
+
+bool always(const IRSummary &) { return true; }
+bool hasLinalg(const IRSummary &s) { return s.numLinalg() > 0; }
+bool hasNamedLinalg(const IRSummary &s) { return s.numNamedLinalg > 0; }
+bool hasGenericLinalg(const IRSummary &s) { return s.numGenericLinalg > 0; }
+bool hasLoops(const IRSummary &s) { return s.numAffineFor + s.numScfFor + s.numParallelLoops > 0; }
+bool hasAffineLoops(const IRSummary &s) { return s.numAffineFor > 0; }
+bool hasAffineNest(const IRSummary &s) { return s.maxAffineDepth >= 2; }
+bool hasAffineSiblings(const IRSummary &s) { return s.maxTopLevelAffineLoops >= 2; }
+bool hasAffineMemory(const IRSummary &s) { return s.numAffineMemoryOps > 0; }
+bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }
+bool hasTensorEmpty(const IRSummary &s) { return s.numTensorEmpty > 0; }
+bool hasTensorSlices(const IRSummary &s) {
+  return s.opCounts.lookup("tensor.extract_slice") + s.opCounts.lookup("tensor.insert_slice") > 0;
+}
+bool hasCalls(const IRSummary &s) { return s.opCounts.lookup("func.call") > 0; }
+bool fusibleElementwise(const IRSummary &s) {
+  return s.countLinalg(Kind::Elementwise) >= 1 && s.numLinalg() >= 2;
+}
+bool hasUnitDims(const IRSummary &s) {
+  return llvm::any_of(s.linalgOps, [](const LinalgOpInfo &op) { return op.hasUnitDim; });
+}
+
+/// Every op named \p opName has static loop ranges divisible by \p tiles
+/// (tile size 0 = untiled), and at least one such op exists: the schedule's
+/// tiles are then full and vectorise without masks.
+bool allDivisible(const IRSummary &s, llvm::ArrayRef<llvm::StringRef> opNames,
+                  llvm::ArrayRef<int64_t> tiles, bool elementwiseOnly) {
+  bool found = false;
+  for (const LinalgOpInfo &op : s.linalgOps) {
+    if (!llvm::is_contained(opNames, op.name))
+      continue;
+    if (elementwiseOnly && (op.kind != Kind::Elementwise || op.loopRanges.size() != 2))
+      return false;
+    if (!op.allStatic() || op.loopRanges.size() != tiles.size())
+      return false;
+    for (size_t d = 0; d < tiles.size(); ++d)
+      if (tiles[d] && op.loopRanges[d] % tiles[d] != 0)
+        return false;
+    found = true;
+  }
+  return found;
+}
+
+template <int64_t M, int64_t N, int64_t K>
+bool matmulTiles(const IRSummary &s) {
+  return allDivisible(s, {"linalg.matmul"}, {M, N, K}, false);
+}
+bool batchMatmulTiles(const IRSummary &s) {
+  return allDivisible(s, {"linalg.batch_matmul"}, {1, 8, 32, 1}, false);
+}
+bool matvecTiles(const IRSummary &s) {
+  return allDivisible(s, {"linalg.matvec"}, {8, 32}, false);
+}
+template <int64_t M, int64_t N>
+bool elementwiseTiles(const IRSummary &s) {
+  // Every generic/fill/copy/transpose must be a 2-D elementwise op with
+  // full tiles, or the schedule would vectorise something else.
+  return allDivisible(s, {"linalg.generic", "linalg.fill", "linalg.copy", "linalg.transpose"},
+                      {M, N}, true);
+}
+
+/// The op producing a returned tensor is linalg with at least two parallel
+/// loops divisible by the tile sizes.
+template <int64_t A, int64_t B>
+bool tileFuseTiles(const IRSummary &s) {
+  if (!s.hasTensors)
+    return false;
+  for (const LinalgOpInfo &op : s.linalgOps)
+    if (op.onTensors && op.numParallel >= 2 && op.allStatic() &&
+        op.loopRanges[0] % A == 0 && op.loopRanges[1] % B == 0 &&
+        op.loopRanges[0] > A)
+      return true;
+  return false;
+}
+
+bool blockPackable(const IRSummary &s) {
+  return llvm::any_of(s.linalgOps, [](const LinalgOpInfo &op) {
+    return op.onTensors && (op.name == "linalg.matmul" || op.name == "linalg.batch_matmul") &&
+           op.allStatic();
+  });
+}
+
+constexpr ActionKind P = ActionKind::Pass;
+constexpr ActionKind S = ActionKind::Schedule;
+constexpr ActionKind F = ActionKind::Finish;
+using C = ActionCategory;
+
+// clang-format off
+const Action kCatalog[] = {
+  // ---- tensor stage: linalg on tensors ------------------------------------
+  {"tensor.canonicalize", Stage::Tensor, P, C::Cleanup, "canonicalize", always, "canonicalize patterns"},
+  {"tensor.cse", Stage::Tensor, P, C::Cleanup, "cse", always, "common subexpression elimination"},
+  {"tensor.sccp", Stage::Tensor, P, C::Cleanup, "sccp", always, "sparse conditional constant propagation"},
+  {"tensor.licm", Stage::Tensor, P, C::Cleanup, "loop-invariant-code-motion", hasLoops, "hoist loop invariants"},
+  {"tensor.fuse-elementwise", Stage::Tensor, P, C::Fuse, "func.func(linalg-fuse-elementwise-ops)", fusibleElementwise, "fuse elementwise linalg ops with their producers"},
+  {"tensor.fold-unit-dims", Stage::Tensor, P, C::Layout, "func.func(linalg-fold-unit-extent-dims)", hasUnitDims, "drop unit dimensions of linalg ops"},
+  {"tensor.generalize", Stage::Tensor, P, C::Layout, "func.func(linalg-generalize-named-ops)", hasNamedLinalg, "named linalg ops to linalg.generic"},
+  {"tensor.specialize", Stage::Tensor, P, C::Layout, "func.func(linalg-specialize-generic-ops)", hasGenericLinalg, "linalg.generic back to named ops where they match"},
+  {"tensor.eliminate-empty", Stage::Tensor, P, C::Memory, "eliminate-empty-tensors", hasTensorEmpty, "write into destinations instead of tensor.empty"},
+  {"tensor.block-pack-matmul", Stage::Tensor, P, C::Layout, "func.func(linalg-block-pack-matmul{block-factors=32,32,32})", blockPackable, "pack matmul operands into 32x32 blocks"},
+  {"tensor.tile-fuse-32x32", Stage::Tensor, S, C::Fuse, "tile_fuse_32x32", tileFuseTiles<32, 32>, "tile the result's producer 32x32 and fuse its producers"},
+  {"tensor.tile-fuse-8x64", Stage::Tensor, S, C::Fuse, "tile_fuse_8x64", tileFuseTiles<8, 64>, "tile the result's producer 8x64 and fuse its producers"},
+  {"tensor.block-pack-matmul-16", Stage::Tensor, P, C::Layout, "func.func(linalg-block-pack-matmul{block-factors=16,16,16})", blockPackable, "pack matmul operands into 16x16 blocks"},
+  {"tensor.inline-scalars", Stage::Tensor, P, C::Cleanup, "func.func(linalg-inline-scalar-operands)", hasGenericLinalg, "inline scalar operands into linalg.generic bodies"},
+  {"tensor.fold-subsets", Stage::Tensor, P, C::Cleanup, "fold-tensor-subset-ops", hasTensorSlices, "fold extract/insert_slice into producers and consumers"},
+  {"tensor.inline", Stage::Tensor, P, C::Cleanup, "inline", hasCalls, "inline calls to private functions"},
+  {"tensor.symbol-dce", Stage::Tensor, P, C::Cleanup, "symbol-dce", always, "remove unused private functions and globals"},
+  {"tensor.bufferize", Stage::Tensor, P, C::Bufferize, "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},canonicalize", always, "one-shot bufferization (ends the tensor stage)"},
+
+  // ---- linalg stage: linalg on buffers ------------------------------------
+  {"linalg.canonicalize", Stage::Linalg, P, C::Cleanup, "canonicalize", always, "canonicalize patterns"},
+  {"linalg.cse", Stage::Linalg, P, C::Cleanup, "cse", always, "common subexpression elimination"},
+  {"linalg.generalize", Stage::Linalg, P, C::Layout, "func.func(linalg-generalize-named-ops)", hasNamedLinalg, "named linalg ops to linalg.generic"},
+  {"linalg.specialize", Stage::Linalg, P, C::Layout, "func.func(linalg-specialize-generic-ops)", hasGenericLinalg, "linalg.generic back to named ops where they match"},
+  {"linalg.fold-unit-dims", Stage::Linalg, P, C::Layout, "func.func(linalg-fold-unit-extent-dims)", hasUnitDims, "drop unit dimensions of linalg ops"},
+  {"linalg.inline-scalars", Stage::Linalg, P, C::Cleanup, "func.func(linalg-inline-scalar-operands)", hasGenericLinalg, "inline scalar operands into linalg.generic bodies"},
+  {"linalg.licm", Stage::Linalg, P, C::Cleanup, "loop-invariant-code-motion", hasLoops, "hoist loop invariants"},
+  {"linalg.matmul-8x32x1", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_8x32x1", matmulTiles<8, 32, 1>, "matmul: tile 8x32x1, vectorize, outer products"},
+  {"linalg.matmul-16x16x1", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_16x16x1", matmulTiles<16, 16, 1>, "matmul: tile 16x16x1, vectorize, outer products"},
+  {"linalg.matmul-4x64x1", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_4x64x1", matmulTiles<4, 64, 1>, "matmul: tile 4x64x1, vectorize, outer products"},
+  {"linalg.matmul-8x16x4-dot", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_8x16x4_dot", matmulTiles<8, 16, 4>, "matmul: tile 8x16x4, vectorize, dot products"},
+  {"linalg.batch-matmul-1x8x32x1", Stage::Linalg, S, C::Schedule, "batch_matmul_tile_vec_1x8x32x1", batchMatmulTiles, "batch_matmul: tile 1x8x32x1, vectorize, outer products"},
+  {"linalg.matvec-8x32", Stage::Linalg, S, C::Schedule, "matvec_tile_vec_8x32", matvecTiles, "matvec: tile 8x32, vectorize"},
+  {"linalg.elementwise-8x32", Stage::Linalg, S, C::Schedule, "elementwise_tile_vec_8x32", elementwiseTiles<8, 32>, "2-D elementwise ops: tile 8x32, vectorize"},
+  {"linalg.elementwise-1x64", Stage::Linalg, S, C::Schedule, "elementwise_tile_vec_1x64", elementwiseTiles<1, 64>, "2-D elementwise ops: tile 1x64, vectorize"},
+  {"linalg.to-affine", Stage::Linalg, P, C::Lower, "func.func(convert-linalg-to-affine-loops)", hasLinalg, "linalg to affine loops (ends the linalg stage)"},
+  {"linalg.to-scf", Stage::Linalg, P, C::Lower, "func.func(convert-linalg-to-loops)", hasLinalg, "linalg to scf loops (ends the linalg stage)"},
+  {"linalg.to-parallel", Stage::Linalg, P, C::Lower, "func.func(convert-linalg-to-parallel-loops)", hasLinalg, "linalg to scf.parallel loops (ends the linalg stage)"},
+
+  // ---- loops stage: affine and scf ----------------------------------------
+  {"loops.canonicalize", Stage::Loops, P, C::Cleanup, "canonicalize", always, "canonicalize patterns"},
+  {"loops.cse", Stage::Loops, P, C::Cleanup, "cse", always, "common subexpression elimination"},
+  {"loops.sccp", Stage::Loops, P, C::Cleanup, "sccp", always, "sparse conditional constant propagation"},
+  {"loops.licm", Stage::Loops, P, C::Cleanup, "loop-invariant-code-motion", hasLoops, "hoist loop invariants"},
+  {"loops.affine-licm", Stage::Loops, P, C::Cleanup, "func.func(affine-loop-invariant-code-motion)", hasAffineLoops, "affine loop invariant code motion"},
+  {"loops.tile-8", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=8})", hasAffineLoops, "tile affine loop nests by 8"},
+  {"loops.tile-16", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=16})", hasAffineLoops, "tile affine loop nests by 16"},
+  {"loops.tile-32", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=32})", hasAffineLoops, "tile affine loop nests by 32"},
+  {"loops.tile-64", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=64})", hasAffineLoops, "tile affine loop nests by 64"},
+  {"loops.unroll-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=2})", hasAffineLoops, "unroll innermost affine loops by 2"},
+  {"loops.unroll-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=4})", hasAffineLoops, "unroll innermost affine loops by 4"},
+  {"loops.unroll-8", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=8})", hasAffineLoops, "unroll innermost affine loops by 8"},
+  {"loops.unroll-jam-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=2})", hasAffineNest, "unroll-and-jam outer affine loops by 2"},
+  {"loops.unroll-jam-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=4})", hasAffineNest, "unroll-and-jam outer affine loops by 4"},
+  {"loops.vectorize-4", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=4})", hasAffineLoops, "affine super-vectorizer, 4 lanes"},
+  {"loops.vectorize-8", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=8})", hasAffineLoops, "affine super-vectorizer, 8 lanes"},
+  {"loops.vectorize-16", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=16})", hasAffineLoops, "affine super-vectorizer, 16 lanes"},
+  {"loops.scalrep", Stage::Loops, P, C::Memory, "func.func(affine-scalrep)", hasAffineMemory, "replace affine loads by forwarded stores"},
+  {"loops.fusion", Stage::Loops, P, C::Fuse, "func.func(affine-loop-fusion)", hasAffineSiblings, "fuse sibling affine loop nests"},
+  {"loops.data-copy", Stage::Loops, P, C::Memory, "func.func(affine-data-copy-generate{fast-mem-space=0 generate-dma=false})", hasAffineNest, "copy affine tiles into local buffers"},
+  {"loops.peel", Stage::Loops, P, C::Tile, "func.func(scf-for-loop-peeling)", hasScfFor, "peel partial iterations of scf.for loops"},
+
+  // ---- finish: the mandatory lowering at an LLVM opt level ----------------
+  {"finish-O3", Stage::Finish, F, C::Finish, "", always, "lower to LLVM and JIT at -O3", 3},
+  {"finish-O2", Stage::Finish, F, C::Finish, "", always, "lower to LLVM and JIT at -O2", 2},
+  {"finish-O1", Stage::Finish, F, C::Finish, "", always, "lower to LLVM and JIT at -O1", 1},
+};
+// clang-format on
+} // namespace
+
+std::string Action::pipelineFragment() const {
+  switch (kind) {
+  case ActionKind::Pass:
+    return body.str();
+  case ActionKind::Schedule:
+    return ("transform-interpreter{entry-point=" + body + "}").str();
+  case ActionKind::Finish:
+    return "";
+  }
+  return "";
+}
+
+llvm::ArrayRef<Action> actionCatalog() { return kCatalog; }
+
+unsigned actionIndex(const Action &action) {
+  return static_cast<unsigned>(&action - std::begin(kCatalog));
+}
+
+const Action *lookupAction(llvm::StringRef name) {
+  for (const Action &action : kCatalog)
+    if (action.name == name)
+      return &action;
+  return nullptr;
+}
+
+std::vector<const Action *> actionsForStage(Stage stage) {
+  std::vector<const Action *> pool;
+  for (const Action &action : kCatalog)
+    if (action.stage == stage || action.stage == Stage::Finish)
+      pool.push_back(&action);
+  return pool;
+}
+
+std::vector<bool> legalMask(const IRSummary &summary, Stage stage) {
+  std::vector<bool> mask;
+  mask.reserve(std::size(kCatalog));
+  for (const Action &action : kCatalog)
+    mask.push_back((action.stage == stage || action.stage == Stage::Finish) &&
+                   action.legal(summary));
+  return mask;
+}
+
+uint64_t catalogHash() {
+  std::string text;
+  for (const Action &action : kCatalog)
+    text += (action.name + "|" + stageName(action.stage) + "|" + action.body + "|" +
+             llvm::Twine(action.llvmOptLevel) + "\n")
+                .str();
+  return llvm::xxh3_64bits(text);
+}
+
+llvm::Expected<std::vector<const Action *>> parseActionList(llvm::StringRef text) {
+  std::vector<const Action *> actions;
+  llvm::SmallVector<llvm::StringRef> names;
+  text.split(names, ',', -1, false);
+  for (llvm::StringRef name : names) {
+    const Action *action = lookupAction(name.trim());
+    if (!action)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          llvm::formatv("unknown action '{0}' (see `mqss actions` for the catalog)",
+                        name.trim()));
+    actions.push_back(action);
+  }
+  return actions;
+}
+
+} // namespace mqss
