@@ -15,5 +15,6 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 config.substitutions.append(("%examples", os.path.join(config.mqss_src_root, "examples")))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_tool))
+config.substitutions.append(("%mlir-opt", config.mlir_opt))
 config.environment["LANG"] = "C"
 config.substitutions.append(("%python", sys.executable))

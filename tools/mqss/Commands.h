@@ -21,6 +21,9 @@ int actionsMain();
 extern llvm::cl::SubCommand applyCommand;
 int applyMain();
 
+extern llvm::cl::SubCommand featuresCommand;
+int featuresMain();
+
 } // namespace mqss::tool
 
 #endif // MQSS_TOOLS_MQSS_COMMANDS_H

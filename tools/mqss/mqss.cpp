@@ -28,7 +28,8 @@ int main(int argc, char **argv) {
       "kernel\n"
       "  mqss bench list|run [--split=S] [--pipeline=P]  the benchmark suite\n"
       "  mqss actions [--stage=S]                        the action catalog\n"
-      "  mqss apply FILE --actions=a,b,c [--emit=...]    apply a sequence of actions\n\n"
+      "  mqss apply FILE --actions=a,b,c [--emit=...]    apply a sequence of actions\n"
+      "  mqss features FILE [--json]                     the policy's view of a module\n\n"
       "Run `mqss SUBCOMMAND --help` for a subcommand's options.\n");
 
   if (mqss::tool::runCommand)
@@ -39,6 +40,8 @@ int main(int argc, char **argv) {
     return mqss::tool::actionsMain();
   if (mqss::tool::applyCommand)
     return mqss::tool::applyMain();
+  if (mqss::tool::featuresCommand)
+    return mqss::tool::featuresMain();
 
   errs() << "mqss: no subcommand given; run `mqss --help`\n";
   return 2;
