@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -64,14 +66,18 @@ static LinalgOpInfo describeLinalg(linalg::LinalgOp op) {
   info.loopRanges.assign(ranges.begin(), ranges.end());
   info.onTensors = op.hasPureTensorSemantics();
   info.hasUnitDim = llvm::is_contained(info.loopRanges, 1);
-  if (linalg::isaContractionOpInterface(op))
+  // Contractions and convolutions reduce; their (costly) matchers only run
+  // on ops that have a reduction loop.
+  if (info.numReduction == 0) {
+    if (linalg::isElementwise(op))
+      info.kind = LinalgOpInfo::Kind::Elementwise;
+  } else if (linalg::isaContractionOpInterface(op)) {
     info.kind = LinalgOpInfo::Kind::Contraction;
-  else if (linalg::isaConvolutionOpInterface(op))
+  } else if (linalg::isaConvolutionOpInterface(op)) {
     info.kind = LinalgOpInfo::Kind::Convolution;
-  else if (linalg::isElementwise(op))
-    info.kind = LinalgOpInfo::Kind::Elementwise;
-  else if (info.numReduction > 0)
+  } else {
     info.kind = LinalgOpInfo::Kind::Reduction;
+  }
   return info;
 }
 
@@ -87,11 +93,15 @@ static unsigned loopDepth(Operation *op, bool affineOnly) {
 
 IRSummary summarize(ModuleOp module) {
   IRSummary s;
+  // Counted by interned name (a pointer hash), turned into strings once.
+  llvm::DenseMap<OperationName, unsigned> counts;
+  llvm::SmallPtrSet<Operation *, 16> outerLoops;
+  llvm::SmallVector<Operation *, 32> loops;
   module.walk([&](Operation *op) {
     if (op == module.getOperation())
       return;
     ++s.numOps;
-    ++s.opCounts[op->getName().getStringRef()];
+    ++counts[op->getName()];
     for (Region &region : op->getRegions())
       for (Block &block : region) {
         ++s.numBlocks;
@@ -140,25 +150,12 @@ IRSummary summarize(ModuleOp module) {
       ++s.numParallelLoops;
     if (isa<LoopLikeOpInterface>(op)) {
       s.maxLoopDepth = std::max(s.maxLoopDepth, loopDepth(op, false));
-      // Innermost loop with a constant trip count.
-      bool innermost = true;
-      op->walk([&](LoopLikeOpInterface inner) {
-        if (inner.getOperation() != op)
-          innermost = false;
-      });
-      if (innermost) {
-        if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
-          if (forOp.hasConstantBounds()) {
-            int64_t span = forOp.getConstantUpperBound() - forOp.getConstantLowerBound();
-            int64_t step = forOp.getStepAsInt();
-            s.innermostTripCounts.push_back(std::max<int64_t>(0, (span + step - 1) / step));
-          }
-        } else if (auto scfFor = dyn_cast<scf::ForOp>(op)) {
-          if (auto trip = constantTripCount(scfFor.getLowerBound(), scfFor.getUpperBound(),
-                                            scfFor.getStep()))
-            s.innermostTripCounts.push_back(*trip);
+      loops.push_back(op);
+      for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
+        if (isa<LoopLikeOpInterface>(parent) && !isa<func::FuncOp>(parent)) {
+          outerLoops.insert(parent);
+          break;
         }
-      }
     }
     bool isAffineMemory = isa<affine::AffineLoadOp, affine::AffineStoreOp,
                               affine::AffineVectorLoadOp, affine::AffineVectorStoreOp>(op);
@@ -177,6 +174,24 @@ IRSummary summarize(ModuleOp module) {
       }
     }
   });
+  for (const auto &[name, count] : counts)
+    s.opCounts[name.getStringRef()] = count;
+  // Innermost loops (no loop nested inside) with a constant trip count.
+  for (Operation *op : loops) {
+    if (outerLoops.contains(op))
+      continue;
+    if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
+      if (forOp.hasConstantBounds()) {
+        int64_t span = forOp.getConstantUpperBound() - forOp.getConstantLowerBound();
+        int64_t step = forOp.getStepAsInt();
+        s.innermostTripCounts.push_back(std::max<int64_t>(0, (span + step - 1) / step));
+      }
+    } else if (auto scfFor = dyn_cast<scf::ForOp>(op)) {
+      if (auto trip = constantTripCount(scfFor.getLowerBound(), scfFor.getUpperBound(),
+                                        scfFor.getStep()))
+        s.innermostTripCounts.push_back(*trip);
+    }
+  }
   return s;
 }
 
