@@ -39,8 +39,32 @@ bool hasNamedLinalg(const IRSummary &s) { return s.numNamedLinalg > 0; }
 bool hasGenericLinalg(const IRSummary &s) { return s.numGenericLinalg > 0; }
 bool hasLoops(const IRSummary &s) { return s.numAffineFor + s.numScfFor + s.numParallelLoops > 0; }
 bool hasAffineLoops(const IRSummary &s) { return s.numAffineFor > 0; }
-bool hasAffineNest(const IRSummary &s) { return s.maxAffineDepth >= 2; }
-bool hasAffineSiblings(const IRSummary &s) { return s.maxTopLevelAffineLoops >= 2; }
+/// MLIR 19's unrollers mis-map a yield that forwards an iter_arg (a rotation
+/// of loop-carried values, as in recursive filters): found by the sweep.
+bool unrollable(const IRSummary &s) {
+  return s.numAffineFor > 0 && s.numAffineForForwardingIterArgs == 0;
+}
+bool unrollJammable(const IRSummary &s) {
+  return s.maxAffineDepth >= 2 && s.numAffineForForwardingIterArgs == 0;
+}
+/// affine-loop-fusion and affine-data-copy-generate track memref dependences
+/// only; a value carried out of a loop (a scalar reduction) is not one. The
+/// sweep also found fusion wrong across triangular nests (correlation).
+bool hasAffineSiblings(const IRSummary &s) {
+  return s.maxTopLevelAffineLoops >= 2 && s.numAffineForWithResults == 0 &&
+         s.allAffineBoundsConstant;
+}
+bool copyable(const IRSummary &s) {
+  return s.maxAffineDepth >= 2 && s.numAffineForWithResults == 0;
+}
+/// The super-vectorizer writes whole vectors: an innermost trip count that
+/// is not a multiple of the width (or not constant, as in triangular loops)
+/// makes it store past the loop bound. Found by the sweep on stencils.
+template <int64_t Width>
+bool vectorizable(const IRSummary &s) {
+  return s.numAffineFor > 0 && s.innermostAffineConstant &&
+         s.innermostAffineTripGcd > 0 && s.innermostAffineTripGcd % Width == 0;
+}
 bool hasAffineMemory(const IRSummary &s) { return s.numAffineMemoryOps > 0; }
 bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }
 bool hasTensorEmpty(const IRSummary &s) { return s.numTensorEmpty > 0; }
@@ -132,10 +156,10 @@ const Action kCatalog[] = {
   {"tensor.generalize", Stage::Tensor, P, C::Layout, "func.func(linalg-generalize-named-ops)", hasNamedLinalg, "named linalg ops to linalg.generic"},
   {"tensor.specialize", Stage::Tensor, P, C::Layout, "func.func(linalg-specialize-generic-ops)", hasGenericLinalg, "linalg.generic back to named ops where they match"},
   {"tensor.eliminate-empty", Stage::Tensor, P, C::Memory, "eliminate-empty-tensors", hasTensorEmpty, "write into destinations instead of tensor.empty"},
-  {"tensor.block-pack-matmul", Stage::Tensor, P, C::Layout, "func.func(linalg-block-pack-matmul{block-factors=32,32,32})", blockPackable, "pack matmul operands into 32x32 blocks"},
+  {"tensor.block-pack-matmul", Stage::Tensor, S, C::Layout, "block_pack_matmul_32", blockPackable, "pack matmul operands into 32x32 blocks"},
   {"tensor.tile-fuse-32x32", Stage::Tensor, S, C::Fuse, "tile_fuse_32x32", tileFuseTiles<32, 32>, "tile the result's producer 32x32 and fuse its producers"},
   {"tensor.tile-fuse-8x64", Stage::Tensor, S, C::Fuse, "tile_fuse_8x64", tileFuseTiles<8, 64>, "tile the result's producer 8x64 and fuse its producers"},
-  {"tensor.block-pack-matmul-16", Stage::Tensor, P, C::Layout, "func.func(linalg-block-pack-matmul{block-factors=16,16,16})", blockPackable, "pack matmul operands into 16x16 blocks"},
+  {"tensor.block-pack-matmul-16", Stage::Tensor, S, C::Layout, "block_pack_matmul_16", blockPackable, "pack matmul operands into 16x16 blocks"},
   {"tensor.inline-scalars", Stage::Tensor, P, C::Cleanup, "func.func(linalg-inline-scalar-operands)", hasGenericLinalg, "inline scalar operands into linalg.generic bodies"},
   {"tensor.fold-subsets", Stage::Tensor, P, C::Cleanup, "fold-tensor-subset-ops", hasTensorSlices, "fold extract/insert_slice into producers and consumers"},
   {"tensor.inline", Stage::Tensor, P, C::Cleanup, "inline", hasCalls, "inline calls to private functions"},
@@ -157,7 +181,7 @@ const Action kCatalog[] = {
   {"linalg.batch-matmul-1x8x32x1", Stage::Linalg, S, C::Schedule, "batch_matmul_tile_vec_1x8x32x1", batchMatmulTiles, "batch_matmul: tile 1x8x32x1, vectorize, outer products"},
   {"linalg.matvec-8x32", Stage::Linalg, S, C::Schedule, "matvec_tile_vec_8x32", matvecTiles, "matvec: tile 8x32, vectorize"},
   {"linalg.elementwise-8x32", Stage::Linalg, S, C::Schedule, "elementwise_tile_vec_8x32", elementwiseTiles<8, 32>, "2-D elementwise ops: tile 8x32, vectorize"},
-  {"linalg.elementwise-1x64", Stage::Linalg, S, C::Schedule, "elementwise_tile_vec_1x64", elementwiseTiles<1, 64>, "2-D elementwise ops: tile 1x64, vectorize"},
+  {"linalg.elementwise-4x64", Stage::Linalg, S, C::Schedule, "elementwise_tile_vec_4x64", elementwiseTiles<4, 64>, "2-D elementwise ops: tile 4x64, vectorize"},
   {"linalg.to-affine", Stage::Linalg, P, C::Lower, "func.func(convert-linalg-to-affine-loops)", hasLinalg, "linalg to affine loops (ends the linalg stage)"},
   {"linalg.to-scf", Stage::Linalg, P, C::Lower, "func.func(convert-linalg-to-loops)", hasLinalg, "linalg to scf loops (ends the linalg stage)"},
   {"linalg.to-parallel", Stage::Linalg, P, C::Lower, "func.func(convert-linalg-to-parallel-loops)", hasLinalg, "linalg to scf.parallel loops (ends the linalg stage)"},
@@ -172,17 +196,17 @@ const Action kCatalog[] = {
   {"loops.tile-16", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=16})", hasAffineLoops, "tile affine loop nests by 16"},
   {"loops.tile-32", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=32})", hasAffineLoops, "tile affine loop nests by 32"},
   {"loops.tile-64", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=64})", hasAffineLoops, "tile affine loop nests by 64"},
-  {"loops.unroll-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=2})", hasAffineLoops, "unroll innermost affine loops by 2"},
-  {"loops.unroll-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=4})", hasAffineLoops, "unroll innermost affine loops by 4"},
-  {"loops.unroll-8", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=8})", hasAffineLoops, "unroll innermost affine loops by 8"},
-  {"loops.unroll-jam-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=2})", hasAffineNest, "unroll-and-jam outer affine loops by 2"},
-  {"loops.unroll-jam-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=4})", hasAffineNest, "unroll-and-jam outer affine loops by 4"},
-  {"loops.vectorize-4", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=4})", hasAffineLoops, "affine super-vectorizer, 4 lanes"},
-  {"loops.vectorize-8", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=8})", hasAffineLoops, "affine super-vectorizer, 8 lanes"},
-  {"loops.vectorize-16", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=16})", hasAffineLoops, "affine super-vectorizer, 16 lanes"},
+  {"loops.unroll-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=2})", unrollable, "unroll innermost affine loops by 2"},
+  {"loops.unroll-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=4})", unrollable, "unroll innermost affine loops by 4"},
+  {"loops.unroll-8", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=8})", unrollable, "unroll innermost affine loops by 8"},
+  {"loops.unroll-jam-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=2})", unrollJammable, "unroll-and-jam outer affine loops by 2"},
+  {"loops.unroll-jam-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=4})", unrollJammable, "unroll-and-jam outer affine loops by 4"},
+  {"loops.vectorize-4", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=4})", vectorizable<4>, "affine super-vectorizer, 4 lanes"},
+  {"loops.vectorize-8", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=8})", vectorizable<8>, "affine super-vectorizer, 8 lanes"},
+  {"loops.vectorize-16", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=16})", vectorizable<16>, "affine super-vectorizer, 16 lanes"},
   {"loops.scalrep", Stage::Loops, P, C::Memory, "func.func(affine-scalrep)", hasAffineMemory, "replace affine loads by forwarded stores"},
   {"loops.fusion", Stage::Loops, P, C::Fuse, "func.func(affine-loop-fusion)", hasAffineSiblings, "fuse sibling affine loop nests"},
-  {"loops.data-copy", Stage::Loops, P, C::Memory, "func.func(affine-data-copy-generate{fast-mem-space=0 generate-dma=false})", hasAffineNest, "copy affine tiles into local buffers"},
+  {"loops.data-copy", Stage::Loops, P, C::Memory, "func.func(affine-data-copy-generate{fast-mem-space=0 generate-dma=false})", copyable, "copy affine tiles into local buffers"},
   {"loops.peel", Stage::Loops, P, C::Tile, "func.func(scf-for-loop-peeling)", hasScfFor, "peel partial iterations of scf.for loops"},
 
   // ---- finish: the mandatory lowering at an LLVM opt level ----------------

@@ -171,13 +171,13 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     transform.yield
   }
-  // 2-D elementwise ops: one row at a time, 64-wide vectors
-  transform.named_sequence @elementwise_tile_vec_1x64(%root: !transform.any_op {transform.readonly}) {
+  // 2-D elementwise ops: 4x64 vector tiles
+  transform.named_sequence @elementwise_tile_vec_4x64(%root: !transform.any_op {transform.readonly}) {
     %ops = transform.structured.match ops{["linalg.generic", "linalg.fill", "linalg.copy", "linalg.transpose"]} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %ops : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      %tiled, %loops:2 = transform.structured.tile_using_for %op tile_sizes [1, 64]
+      %tiled, %loops:2 = transform.structured.tile_using_for %op tile_sizes [4, 64]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
       transform.structured.vectorize %tiled : !transform.any_op
     }
@@ -218,6 +218,40 @@ module attributes {transform.with_named_sequence} {
           : (!transform.any_op) -> !transform.any_op
       %fused, %loops:2 = transform.structured.fuse %producer {tile_sizes = [8, 64], tile_interchange = [0, 1]}
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    }
+    transform.yield
+  }
+  // tensors: pack matmul operands into 32x32 blocks (linalg-block-pack-matmul),
+  // then lower the packs to pad + reshape + transpose so they bufferize
+  transform.named_sequence @block_pack_matmul_32(%root: !transform.any_op {transform.readonly}) {
+    %funcs = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %packed = transform.apply_registered_pass "linalg-block-pack-matmul" to %funcs {options = "block-factors=32,32,32"} : (!transform.any_op) -> !transform.any_op
+    %packs = transform.structured.match ops{["tensor.pack"]} in %root : (!transform.any_op) -> !transform.op<"tensor.pack">
+    transform.foreach %packs : !transform.op<"tensor.pack"> {
+    ^bb0(%p: !transform.op<"tensor.pack">):
+      %pad, %expand, %transpose = transform.structured.lower_pack %p : (!transform.op<"tensor.pack">) -> (!transform.op<"tensor.pad">, !transform.op<"tensor.expand_shape">, !transform.op<"linalg.transpose">)
+    }
+    %unpacks = transform.structured.match ops{["tensor.unpack"]} in %root : (!transform.any_op) -> !transform.op<"tensor.unpack">
+    transform.foreach %unpacks : !transform.op<"tensor.unpack"> {
+    ^bb0(%u: !transform.op<"tensor.unpack">):
+      %e, %t, %c, %s = transform.structured.lower_unpack %u : (!transform.op<"tensor.unpack">) -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
+    }
+    transform.yield
+  }
+  // tensors: pack matmul operands into 16x16 blocks (linalg-block-pack-matmul),
+  // then lower the packs to pad + reshape + transpose so they bufferize
+  transform.named_sequence @block_pack_matmul_16(%root: !transform.any_op {transform.readonly}) {
+    %funcs = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %packed = transform.apply_registered_pass "linalg-block-pack-matmul" to %funcs {options = "block-factors=16,16,16"} : (!transform.any_op) -> !transform.any_op
+    %packs = transform.structured.match ops{["tensor.pack"]} in %root : (!transform.any_op) -> !transform.op<"tensor.pack">
+    transform.foreach %packs : !transform.op<"tensor.pack"> {
+    ^bb0(%p: !transform.op<"tensor.pack">):
+      %pad, %expand, %transpose = transform.structured.lower_pack %p : (!transform.op<"tensor.pack">) -> (!transform.op<"tensor.pad">, !transform.op<"tensor.expand_shape">, !transform.op<"linalg.transpose">)
+    }
+    %unpacks = transform.structured.match ops{["tensor.unpack"]} in %root : (!transform.any_op) -> !transform.op<"tensor.unpack">
+    transform.foreach %unpacks : !transform.op<"tensor.unpack"> {
+    ^bb0(%u: !transform.op<"tensor.unpack">):
+      %e, %t, %c, %s = transform.structured.lower_unpack %u : (!transform.op<"tensor.unpack">) -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
     }
     transform.yield
   }

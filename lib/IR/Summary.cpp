@@ -14,6 +14,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+
+#include <numeric>
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -140,8 +142,19 @@ IRSummary summarize(ModuleOp module) {
       ++s.numTransformOps;
     if (ns == "vector")
       ++s.numVectorOps;
-    if (isa<affine::AffineForOp>(op)) {
+    if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
+      if (forOp.getNumResults() > 0) {
+        ++s.numAffineForWithResults;
+        auto yield = cast<affine::AffineYieldOp>(forOp.getBody()->getTerminator());
+        for (Value operand : yield.getOperands())
+          if (llvm::is_contained(forOp.getRegionIterArgs(), operand)) {
+            ++s.numAffineForForwardingIterArgs;
+            break;
+          }
+      }
       ++s.numAffineFor;
+      if (!forOp.hasConstantBounds())
+        s.allAffineBoundsConstant = false;
       s.maxAffineDepth = std::max(s.maxAffineDepth, loopDepth(op, true));
     }
     if (isa<scf::ForOp>(op))
@@ -184,7 +197,11 @@ IRSummary summarize(ModuleOp module) {
       if (forOp.hasConstantBounds()) {
         int64_t span = forOp.getConstantUpperBound() - forOp.getConstantLowerBound();
         int64_t step = forOp.getStepAsInt();
-        s.innermostTripCounts.push_back(std::max<int64_t>(0, (span + step - 1) / step));
+        int64_t trip = std::max<int64_t>(0, (span + step - 1) / step);
+        s.innermostTripCounts.push_back(trip);
+        s.innermostAffineTripGcd = std::gcd(s.innermostAffineTripGcd, trip);
+      } else {
+        s.innermostAffineConstant = false;
       }
     } else if (auto scfFor = dyn_cast<scf::ForOp>(op)) {
       if (auto trip = constantTripCount(scfFor.getLowerBound(), scfFor.getUpperBound(),

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
 
 #include <chrono>
 #include <csignal>
@@ -38,6 +39,7 @@ double millisecondsSince(Clock::time_point start) {
 /// One compiled pipeline. Variants with the same pipeline text share it.
 struct Compiled {
   std::shared_ptr<CompiledKernel> kernel;
+  std::string loweredIrHash;
   double compileMs = 0;
   double jitMs = 0;
 };
@@ -205,6 +207,15 @@ llvm::Expected<Compiled> MeasurementChild::compile(llvm::StringRef role,
   if (llvm::Error error = lowerToLLVMDialect(*copy))
     return std::move(error);
   compiled.compileMs = millisecondsSince(compileStart);
+  {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    copy->print(os);
+    compiled.loweredIrHash =
+        llvm::formatv("{0:x16}-O{1}", llvm::xxh3_64bits(text), llvm::StringRef(std::to_string(llvmOptLevel))).str();
+  }
+  if (request.stopAfterLowering)
+    return compiled;
 
   enterPhase(("jit:" + role).str());
   JitOptions options;
@@ -358,6 +369,15 @@ int MeasurementChild::run() {
   std::vector<Variant *> variants = {&reference, &candidate};
   if (baseline)
     variants.push_back(&*baseline);
+  if (request.stopAfterLowering) {
+    auto compiled = compile("candidate", candidate.pipeline, candidate.llvmOptLevel, false);
+    if (!compiled)
+      return finishWithError(compiled.takeError(), RunStatus::PassFailed);
+    report.candidate.compileMs = compiled->compileMs;
+    report.candidate.loweredIrHash = compiled->loweredIrHash;
+    report.candidate.output.reason = "stopped after lowering";
+    return finish(RunStatus::Ok);
+  }
   for (Variant *variant : variants) {
     // Only reported pipelines need their code size (it costs an object dump).
     bool reported = variant->pipeline == candidatePipeline ||
@@ -370,6 +390,7 @@ int MeasurementChild::run() {
   }
   auto fillCompileFigures = [](VariantReport &out, const Variant &variant) {
     out.compileMs = variant.compiled.compileMs;
+    out.loweredIrHash = variant.compiled.loweredIrHash;
     out.jitMs = variant.compiled.jitMs;
     out.codeSizeBytes = variant.compiled.kernel->codeSizeBytes();
   };

@@ -89,6 +89,7 @@ llvm::json::Value toJSON(const RunReport &report) {
       {"compile_ms", report.candidate.compileMs},
       {"jit_ms", report.candidate.jitMs},
       {"code_size_bytes", static_cast<int64_t>(report.candidate.codeSizeBytes)},
+      {"lowered_ir_hash", report.candidate.loweredIrHash},
       {"runtime_ms", toJSON(report.candidate.runtimeMs)},
       {"output", toJSON(report.candidate.output)},
       {"rounds", report.rounds},
@@ -179,6 +180,7 @@ bool fromJSON(const llvm::json::Value &value, RunReport &report,
             mapper.map("target_cpu", report.targetCpu) &&
             mapper.map("pipeline", report.candidate.pipeline) &&
             mapper.mapOptional("resolved_pipeline", report.candidate.resolvedPipeline) &&
+            mapper.mapOptional("lowered_ir_hash", report.candidate.loweredIrHash) &&
             mapper.map("compile_ms", report.candidate.compileMs) &&
             mapper.map("jit_ms", report.candidate.jitMs) &&
             mapper.map("code_size_bytes", codeSize) &&

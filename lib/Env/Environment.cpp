@@ -1,0 +1,193 @@
+//===- Environment.cpp - Stepping through action sequences, measured -------===//
+
+#include "mqss/Env/Environment.h"
+
+#include "mqss/Actions/Baselines.h"
+#include "mqss/Actions/Sequence.h"
+#include "mqss/IR/Context.h"
+#include "mqss/IR/Loader.h"
+#include "mqss/IR/Summary.h"
+#include "mqss/Runtime/Sandbox.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+#include <random>
+
+namespace mqss {
+
+std::string joinActionNames(llvm::ArrayRef<const Action *> actions) {
+  std::string text;
+  for (const Action *action : actions)
+    text += (text.empty() ? "" : ",") + action->name.str();
+  return text;
+}
+
+static llvm::Error envError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Runs \p body on the kernel's module in a sandboxed child; the body's last
+/// message (a JSON object) is returned.
+static llvm::Expected<llvm::json::Object>
+inChild(const RunRequest &kernel,
+        llvm::function_ref<llvm::Expected<llvm::json::Object>(mlir::ModuleOp)> body) {
+  SandboxLimits limits = kernel.limits;
+  auto outcome = runSandboxed(limits, [&](SandboxChannel &channel) -> int {
+    auto context = createContext();
+    registerPasses();
+    auto module = loadModuleFile(*context, kernel.inputPath);
+    llvm::json::Object result;
+    if (!module) {
+      result["error"] = llvm::toString(module.takeError());
+    } else if (auto value = body(**module)) {
+      result = std::move(*value);
+    } else {
+      result["error"] = llvm::toString(value.takeError());
+    }
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::json::Value(std::move(result));
+    channel.send(text);
+    return 0;
+  });
+  if (!outcome)
+    return outcome.takeError();
+  if (outcome->end != SandboxOutcome::End::Exited || outcome->messages.size() < 2)
+    return envError("the probe child " + outcome->describe());
+  auto parsed = llvm::json::parse(outcome->messages.back());
+  if (!parsed)
+    return parsed.takeError();
+  llvm::json::Object *object = parsed->getAsObject();
+  if (!object)
+    return envError("malformed probe result");
+  if (auto error = object->getString("error"))
+    return envError(*error);
+  return std::move(*object);
+}
+
+static llvm::Expected<std::vector<const Action *>> actionsFromJson(const llvm::json::Array *names) {
+  std::vector<const Action *> actions;
+  if (!names)
+    return actions;
+  for (const llvm::json::Value &name : *names) {
+    const Action *action = lookupAction(name.getAsString().value_or(""));
+    if (!action)
+      return envError("unknown action in probe result");
+    actions.push_back(action);
+  }
+  return actions;
+}
+
+llvm::Expected<StateProbe> probeState(const RunRequest &kernel,
+                                      llvm::ArrayRef<const Action *> prefix) {
+  auto result = inChild(kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+    for (const Action *action : prefix)
+      if (llvm::Error error = applyAction(module, *action))
+        return envError("action " + action->name + ": " + llvm::toString(std::move(error)));
+    IRSummary summary = summarize(module);
+    llvm::json::Array legal;
+    std::vector<bool> mask = legalMask(summary, summary.stage());
+    for (const Action &action : actionCatalog())
+      if (mask[actionIndex(action)])
+        legal.push_back(action.name);
+    return llvm::json::Object{{"stage", stageName(summary.stage())}, {"legal", std::move(legal)}};
+  });
+  if (!result)
+    return result.takeError();
+  StateProbe probe;
+  probe.stage = parseStage(result->getString("stage").value_or("loops")).value_or(Stage::Loops);
+  auto legal = actionsFromJson(result->getArray("legal"));
+  if (!legal)
+    return legal.takeError();
+  probe.legal = std::move(*legal);
+  return probe;
+}
+
+llvm::Expected<std::vector<const Action *>>
+randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength) {
+  auto result = inChild(kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+    std::mt19937_64 rng(seed);
+    llvm::json::Array taken;
+    for (unsigned step = 0; step < maxLength; ++step) {
+      IRSummary summary = summarize(module);
+      std::vector<bool> mask = legalMask(summary, summary.stage());
+      std::vector<const Action *> legal;
+      for (const Action &action : actionCatalog())
+        if (mask[actionIndex(action)])
+          legal.push_back(&action);
+      const Action *choice = legal[rng() % legal.size()];
+      taken.push_back(choice->name);
+      if (choice->kind == ActionKind::Finish)
+        return llvm::json::Object{{"actions", std::move(taken)}};
+      if (llvm::Error error = applyAction(module, *choice))
+        return envError("action " + choice->name + ": " + llvm::toString(std::move(error)));
+    }
+    taken.push_back("finish-O3");
+    return llvm::json::Object{{"actions", std::move(taken)}};
+  });
+  if (!result)
+    return result.takeError();
+  return actionsFromJson(result->getArray("actions"));
+}
+
+Evaluator::Evaluator(RunRequest kernel, Store *store)
+    : kernel(std::move(kernel)), store(store) {
+  this->kernel.baseline = "default";
+  useNamedPipelines(this->kernel);
+}
+
+Evaluation Evaluator::evaluate(llvm::ArrayRef<const Action *> actions) {
+  ++numEvaluations;
+  Evaluation result;
+  result.actions.assign(actions.begin(), actions.end());
+  RunRequest request = kernel;
+  request.pipeline = "actions:" + joinActionNames(actions);
+
+  // First the lowered IR's hash (cheap: no JIT, no runs), then the cache.
+  RunRequest lowering = request;
+  lowering.stopAfterLowering = true;
+  lowering.baseline.reset();
+  RunReport lowered = runMeasurement(lowering);
+  if (!lowered.ok()) {
+    result.status = lowered.status;
+    result.message = lowered.message;
+    return result;
+  }
+  result.loweredIrHash = lowered.candidate.loweredIrHash;
+  if (store) {
+    auto cached = store->lookupMeasurement(result.loweredIrHash, kernel.target,
+                                           kernel.inputs.seed);
+    if (cached && *cached) {
+      ++numCacheHits;
+      result.cached = true;
+      result.status = parseRunStatus((*cached)->status).value_or(RunStatus::Crash);
+      result.speedup = (*cached)->speedup;
+      result.runtimeMs = (*cached)->runtimeMs;
+      result.defaultMs = (*cached)->baselineMs;
+      return result;
+    }
+    if (!cached)
+      llvm::consumeError(cached.takeError());
+  }
+
+  ++numMeasurements;
+  RunReport report = runMeasurement(request);
+  result.status = report.status;
+  result.message = report.message;
+  if (report.ok() && report.speedup) {
+    result.speedup = report.speedup->median;
+    result.runtimeMs = report.candidate.runtimeMs.median;
+    result.defaultMs = report.baseline->runtimeMs.median;
+  }
+  if (store) {
+    CachedMeasurement m{result.loweredIrHash, kernel.target, kernel.inputs.seed,
+                        runStatusName(result.status).str(), result.runtimeMs,
+                        result.defaultMs, result.speedup, request.pipeline};
+    if (llvm::Error error = store->putMeasurement(m))
+      llvm::consumeError(std::move(error)); // a cache that cannot write only costs time
+  }
+  return result;
+}
+
+} // namespace mqss
