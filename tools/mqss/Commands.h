@@ -24,6 +24,9 @@ int applyMain();
 extern llvm::cl::SubCommand featuresCommand;
 int featuresMain();
 
+extern llvm::cl::SubCommand searchCommand;
+int searchMain();
+
 } // namespace mqss::tool
 
 #endif // MQSS_TOOLS_MQSS_COMMANDS_H

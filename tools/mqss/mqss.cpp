@@ -29,7 +29,8 @@ int main(int argc, char **argv) {
       "  mqss bench list|run [--split=S] [--pipeline=P]  the benchmark suite\n"
       "  mqss actions [--stage=S]                        the action catalog\n"
       "  mqss apply FILE --actions=a,b,c [--emit=...]    apply a sequence of actions\n"
-      "  mqss features FILE [--json]                     the policy's view of a module\n\n"
+      "  mqss features FILE [--json]                     the policy's view of a module\n"
+      "  mqss search FILE --strategy=random|greedy|beam  search with real measurements\n\n"
       "Run `mqss SUBCOMMAND --help` for a subcommand's options.\n");
 
   if (mqss::tool::runCommand)
@@ -42,6 +43,8 @@ int main(int argc, char **argv) {
     return mqss::tool::applyMain();
   if (mqss::tool::featuresCommand)
     return mqss::tool::featuresMain();
+  if (mqss::tool::searchCommand)
+    return mqss::tool::searchMain();
 
   errs() << "mqss: no subcommand given; run `mqss --help`\n";
   return 2;

@@ -60,6 +60,16 @@ struct IRSummary {
   unsigned maxTopLevelAffineLoops = 0; ///< sibling affine.for nests in one function
   /// Innermost static trip counts seen (affine/scf loops with constant bounds).
   std::vector<int64_t> innermostTripCounts;
+  /// affine.for ops that carry values (iter_args), and those whose yield
+  /// forwards one of their own iter_args (a rotation of loop-carried values).
+  unsigned numAffineForWithResults = 0;
+  unsigned numAffineForForwardingIterArgs = 0;
+  /// Whether every innermost affine.for has constant bounds, and the gcd of
+  /// their trip counts (0 if there are none).
+  bool innermostAffineConstant = true;
+  /// Whether every affine.for has constant bounds (no triangular nests).
+  bool allAffineBoundsConstant = true;
+  int64_t innermostAffineTripGcd = 0;
   /// op name -> count, for the statistical features.
   llvm::StringMap<unsigned> opCounts;
 

@@ -73,6 +73,9 @@ struct RunRequest {
   SandboxLimits limits;
   /// Resolves named pipelines against the module; unset: text is used as is.
   PipelineResolver resolvePipeline;
+  /// Stop once the candidate is lowered to the LLVM dialect: the report then
+  /// carries its IR hash (for cache look-ups) and no timing.
+  bool stopAfterLowering = false;
 };
 
 /// Figures for one pipeline (candidate or baseline).
@@ -82,6 +85,9 @@ struct VariantReport {
   double compileMs = 0; ///< MLIR passes: the pipeline plus the mandatory lowering
   double jitMs = 0;     ///< translation to LLVM IR, LLVM -O, codegen
   uint64_t codeSizeBytes = 0;
+  /// Hash of the module lowered to the LLVM dialect, with the LLVM opt level:
+  /// equal hashes run the same code.
+  std::string loweredIrHash;
   SampleSummary runtimeMs;
   OutputCheck output;
 };

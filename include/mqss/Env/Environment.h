@@ -1,0 +1,78 @@
+//===- Environment.h - Stepping through action sequences, measured ---------===//
+//
+// The pieces the search baselines (and the RL environment) are made of, each
+// running untrusted passes in a sandboxed child: probe the state reached by a
+// prefix of actions (stage, legal actions), roll out a random legal
+// sequence, and evaluate a sequence against `default` with real
+// measurements, through a cache keyed by the hash of the lowered IR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MQSS_ENV_ENVIRONMENT_H
+#define MQSS_ENV_ENVIRONMENT_H
+
+#include "mqss/Actions/Catalog.h"
+#include "mqss/Runtime/Harness.h"
+#include "mqss/Store/Store.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mqss {
+
+struct StateProbe {
+  Stage stage = Stage::Tensor;
+  /// Legal actions at this state, finish actions included.
+  std::vector<const Action *> legal;
+};
+
+/// Applies \p prefix to \p kernel's module in a sandboxed child and reports
+/// where that leads. Fails if an action of the prefix fails.
+llvm::Expected<StateProbe> probeState(const RunRequest &kernel,
+                                      llvm::ArrayRef<const Action *> prefix);
+
+/// A uniformly random legal walk from the start, ending at a finish action
+/// or after \p maxLength actions (then finish-O3 is appended).
+llvm::Expected<std::vector<const Action *>>
+randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength);
+
+std::string joinActionNames(llvm::ArrayRef<const Action *> actions);
+
+struct Evaluation {
+  std::vector<const Action *> actions;
+  RunStatus status = RunStatus::Ok;
+  std::string message;
+  double speedup = 0;   ///< over `default`, paired median; 0 if not ok
+  double runtimeMs = 0;
+  double defaultMs = 0;
+  bool cached = false;
+  std::string loweredIrHash;
+};
+
+/// Measures action sequences on one kernel against `default`, consulting and
+/// filling the measurement cache.
+class Evaluator {
+public:
+  /// \p kernel names the module, entry, inputs, target and timing settings;
+  /// its pipelines are ignored. \p store may be null (no cache).
+  Evaluator(RunRequest kernel, Store *store);
+
+  Evaluation evaluate(llvm::ArrayRef<const Action *> actions);
+
+  unsigned evaluations() const { return numEvaluations; }
+  unsigned measurements() const { return numMeasurements; }
+  unsigned cacheHits() const { return numCacheHits; }
+  double cacheHitRate() const {
+    return numEvaluations ? double(numCacheHits) / numEvaluations : 0;
+  }
+
+private:
+  RunRequest kernel;
+  Store *store;
+  unsigned numEvaluations = 0, numMeasurements = 0, numCacheHits = 0;
+};
+
+} // namespace mqss
+
+#endif // MQSS_ENV_ENVIRONMENT_H

@@ -1,0 +1,57 @@
+//===- Store.h - SQLite store: measurements (and later trajectories) -------===//
+//
+// The embedded default store. Measurements are cached by the hash of the
+// final lowered IR, the target and the input seed, so two action sequences
+// that reach the same IR cost one measurement.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MQSS_STORE_STORE_H
+#define MQSS_STORE_STORE_H
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+struct sqlite3;
+
+namespace mqss {
+
+/// One cached measurement of a candidate against the `default` baseline.
+struct CachedMeasurement {
+  std::string irHash;
+  std::string target;
+  uint64_t seed = 0;
+  std::string status;        ///< RunStatus name
+  double runtimeMs = 0;      ///< candidate median
+  double baselineMs = 0;     ///< default's median, same run
+  double speedup = 0;        ///< median paired speedup over default
+  std::string pipeline;      ///< what produced it (for replay)
+};
+
+class Store {
+public:
+  /// Opens (creating if needed) the database at \p path, with WAL journaling
+  /// and a busy timeout so concurrent workers can share it.
+  static llvm::Expected<std::unique_ptr<Store>> open(llvm::StringRef path);
+  /// $MQSS_DB, else mqss.db in the cache directory.
+  static std::string defaultPath();
+  ~Store();
+
+  llvm::Expected<std::optional<CachedMeasurement>>
+  lookupMeasurement(llvm::StringRef irHash, llvm::StringRef target, uint64_t seed);
+  llvm::Error putMeasurement(const CachedMeasurement &measurement);
+  llvm::Expected<int64_t> countMeasurements();
+
+  sqlite3 *handle() { return db; }
+
+private:
+  explicit Store(sqlite3 *db) : db(db) {}
+  sqlite3 *db;
+};
+
+} // namespace mqss
+
+#endif // MQSS_STORE_STORE_H

@@ -1,0 +1,132 @@
+//===- SearchCommand.cpp - `mqss search`: the search baselines -------------===//
+
+#include "Commands.h"
+
+#include "mqss/Env/Search.h"
+#include "mqss/Runtime/Target.h"
+#include "mqss/Store/Store.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/WithColor.h"
+
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace mqss::tool {
+
+cl::SubCommand searchCommand(
+    "search", "Search action sequences with real measurements (each against `default`) "
+              "and report the best");
+static cl::opt<std::string> input(cl::Positional, cl::Required, cl::desc("<kernel.mlir>"),
+                                  cl::sub(searchCommand), cl::cat(category()));
+static cl::opt<std::string> strategy("strategy", cl::desc("random, greedy or beam"),
+                                     cl::init("random"), cl::sub(searchCommand),
+                                     cl::cat(category()));
+static cl::opt<unsigned> budget("budget", cl::desc("Evaluations to spend (0: no limit)"),
+                                cl::init(20), cl::sub(searchCommand), cl::cat(category()));
+static cl::opt<double> timeS("time-s", cl::desc("Wall time to spend (0: no limit)"),
+                             cl::init(0), cl::sub(searchCommand), cl::cat(category()));
+static cl::opt<unsigned> maxLength("max-length", cl::desc("Actions per sequence"),
+                                   cl::init(8), cl::sub(searchCommand), cl::cat(category()));
+static cl::opt<unsigned> beamWidth("beam-width", cl::desc("Beam width"), cl::init(3),
+                                   cl::sub(searchCommand), cl::cat(category()));
+static cl::opt<std::string> target("target", cl::desc("Code generation target"),
+                                   cl::init("host"), cl::sub(searchCommand),
+                                   cl::cat(category()));
+static cl::opt<std::string> entry("entry", cl::desc("Function to run"), cl::sub(searchCommand),
+                                  cl::cat(category()));
+static cl::list<std::string> shapes("shape", cl::desc("argN=D0x... for dynamic sizes"),
+                                    cl::sub(searchCommand), cl::cat(category()));
+static cl::list<std::string> scalarArgs("arg", cl::desc("argN=V for scalars"),
+                                        cl::sub(searchCommand), cl::cat(category()));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the search and of the inputs"),
+                              cl::init(1), cl::sub(searchCommand), cl::cat(category()));
+static cl::opt<unsigned> reps("reps", cl::desc("Timed runs per evaluation"), cl::init(5),
+                              cl::sub(searchCommand), cl::cat(category()));
+static cl::opt<double> minTimeMs("min-time-ms", cl::desc("Timing per evaluation"),
+                                 cl::init(50), cl::sub(searchCommand), cl::cat(category()));
+static cl::opt<std::string> db("db", cl::desc("Measurement cache (SQLite); default in the cache dir"),
+                               cl::sub(searchCommand), cl::cat(category()));
+static cl::opt<bool> noCache("no-cache", cl::desc("Measure everything, cache nothing"),
+                             cl::sub(searchCommand), cl::cat(category()));
+static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::sub(searchCommand),
+                          cl::cat(category()));
+
+static int searchError(const Twine &message) {
+  WithColor::error(errs(), "mqss search") << message << "\n";
+  return 2;
+}
+
+int searchMain() {
+  auto parsedStrategy = parseSearchStrategy(strategy);
+  if (!parsedStrategy)
+    return searchError("unknown strategy '" + strategy + "' (known: random, greedy, beam)");
+  if (!sys::fs::exists(input))
+    return searchError("cannot read '" + input + "': no such file");
+  if (auto resolved = resolveTarget(target); !resolved)
+    return searchError(toString(resolved.takeError()));
+  if (budget == 0 && timeS <= 0)
+    return searchError("give a --budget or a --time-s");
+
+  RunRequest kernel;
+  kernel.inputPath = input;
+  kernel.entry = entry;
+  kernel.target = target;
+  kernel.inputs.seed = seed;
+  kernel.reps = reps;
+  kernel.minTimeMs = minTimeMs;
+  kernel.warmup = 1;
+  for (const std::string &text : shapes)
+    if (Error error = parseShapeOption(text, kernel.inputs.shapes))
+      return searchError(toString(std::move(error)));
+  for (const std::string &text : scalarArgs)
+    if (Error error = parseScalarOption(text, kernel.inputs.scalars))
+      return searchError(toString(std::move(error)));
+
+  std::unique_ptr<Store> store;
+  if (!noCache) {
+    auto opened = Store::open(db.empty() ? Store::defaultPath() : std::string(db));
+    if (!opened)
+      return searchError(toString(opened.takeError()));
+    store = std::move(*opened);
+  }
+
+  SearchOptions options;
+  options.strategy = *parsedStrategy;
+  options.budget = budget;
+  options.timeSeconds = timeS;
+  options.maxLength = maxLength;
+  options.beamWidth = beamWidth;
+  options.seed = seed;
+
+  Evaluator evaluator(kernel, store.get());
+  bool terminal = isatty(2);
+  SearchResult result = runSearch(
+      evaluator, kernel, options, [&](const Evaluation &e, const SearchResult &so) {
+        errs() << formatv("{0}[{1}{2}] {3}: {4} {5:f2}x{6}  (best {7:f2}x){8}",
+                          terminal ? "\r\033[K" : "", so.evaluations,
+                          options.budget ? formatv("/{0}", options.budget).str() : "",
+                          joinActionNames(e.actions), runStatusName(e.status), e.speedup,
+                          e.cached ? " cached" : "", so.bestSpeedup, terminal ? "" : "\n");
+      });
+  if (terminal)
+    errs() << "\n";
+  if (json) {
+    outs() << formatv("{0:2}", toJSON(result, options)) << "\n";
+    return 0;
+  }
+  outs() << formatv("best over default: {0:f2}x after {1} evaluations ({2} measured, "
+                    "cache hit rate {3:P0}, {4} failed) in {5:f1} s\n",
+                    result.bestSpeedup, result.evaluations, result.measurements,
+                    result.cacheHitRate, result.failures, result.wallSeconds);
+  outs() << "actions:  " << (result.bestActions.empty() ? "(default itself)"
+                                                        : joinActionNames(result.bestActions))
+         << "\n";
+  if (!result.bestPipeline.empty())
+    outs() << "pipeline: " << result.bestPipeline << "\n";
+  return 0;
+}
+
+} // namespace mqss::tool
