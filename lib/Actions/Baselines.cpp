@@ -105,48 +105,63 @@ std::vector<const Action *> defaultSequence() {
   return actions;
 }
 
+llvm::Expected<std::vector<const Action *>> planDefault(mlir::ModuleOp module) {
+  return planSequence(module, defaultSequence());
+}
+
+llvm::Expected<std::vector<const Action *>>
+planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences) {
+  std::vector<const Action *> plan;
+  // At each step the first action of the list that is legal here (in this
+  // stage's pool, mask true) and not yet applied is taken; a finish action
+  // ends the plan. The list is normally ordered by stage.
+  for (size_t guard = 0; guard <= preferences.size(); ++guard) {
+    IRSummary summary = summarize(module);
+    std::vector<bool> mask = legalMask(summary, summary.stage());
+    const Action *next = nullptr;
+    for (const Action *action : preferences)
+      if (mask[actionIndex(*action)] && !llvm::is_contained(plan, action)) {
+        next = action;
+        break;
+      }
+    if (!next)
+      break;
+    plan.push_back(next);
+    if (next->kind == ActionKind::Finish)
+      break;
+    if (llvm::Error error = applyAction(module, *next))
+      return std::move(error);
+  }
+  return plan;
+}
+
+static std::vector<const Action *> expertPreferences(const ExpertRules &rules) {
+  std::vector<const Action *> list;
+  for (const auto *stage : {&rules.tensor, &rules.linalg, &rules.loops})
+    for (llvm::StringRef name : *stage)
+      list.push_back(lookupAction(name));
+  return list;
+}
+
 llvm::Expected<std::vector<const Action *>> planExpert(mlir::ModuleOp module,
                                                        llvm::StringRef family) {
   const ExpertRules *rules = findExpert(family);
   if (!rules)
     return unknownFamily(family);
-  std::vector<const Action *> plan;
-  // Each stage's list is tried in order; an action that is illegal now is
-  // skipped, one that applies is never repeated. The stage's last entry
-  // normally leaves the stage, and the loop then continues in the next one.
-  for (int guard = 0; guard < 32; ++guard) {
-    IRSummary summary = summarize(module);
-    Stage stage = summary.stage();
-    const auto &preferences = stage == Stage::Tensor   ? rules->tensor
-                              : stage == Stage::Linalg ? rules->linalg
-                                                       : rules->loops;
-    const Action *next = nullptr;
-    for (llvm::StringRef name : preferences) {
-      const Action *action = lookupAction(name);
-      if (action && !llvm::is_contained(plan, action) && action->legal(summary)) {
-        next = action;
-        break;
-      }
-    }
-    if (!next)
-      break;
-    if (llvm::Error error = applyAction(module, *next))
-      return std::move(error);
-    plan.push_back(next);
-  }
-  return plan;
+  return planSequence(module, expertPreferences(*rules));
 }
 
 bool isNamedPipeline(llvm::StringRef spec) {
   spec = spec.trim();
-  return spec == "default" || spec.starts_with("expert:") || spec.starts_with("actions:");
+  return spec == "default" || spec.starts_with("expert:") || spec.starts_with("actions:") ||
+         spec.starts_with("plan:");
 }
 
 llvm::Error validateNamedPipeline(llvm::StringRef spec) {
   spec = spec.trim();
   if (spec.consume_front("expert:"))
     return findExpert(spec) ? llvm::Error::success() : unknownFamily(spec);
-  if (spec.consume_front("actions:"))
+  if (spec.consume_front("actions:") || spec.consume_front("plan:"))
     return parseActionList(spec).takeError();
   return llvm::Error::success();
 }
@@ -156,11 +171,21 @@ llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module,
                                                  unsigned *llvmOptLevel) {
   spec = spec.trim();
   std::vector<const Action *> actions;
-  if (spec == "default") {
-    actions = defaultSequence();
-  } else if (spec.consume_front("expert:")) {
+  if (spec == "default" || spec.starts_with("expert:") || spec.starts_with("plan:")) {
+    // Planned on a copy: masks are evaluated on the IR each action produces.
     mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
-    auto plan = planExpert(*scratch, spec);
+    llvm::Expected<std::vector<const Action *>> plan = std::vector<const Action *>();
+    if (spec == "default") {
+      plan = planDefault(*scratch);
+    } else if (spec.consume_front("expert:")) {
+      plan = planExpert(*scratch, spec);
+    } else {
+      spec.consume_front("plan:");
+      auto preferences = parseActionList(spec);
+      if (!preferences)
+        return preferences.takeError();
+      plan = planSequence(*scratch, *preferences);
+    }
     if (!plan)
       return plan.takeError();
     actions = std::move(*plan);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace mqss {
 
@@ -47,6 +48,13 @@ static double scaleFloor(const std::vector<double> &values) {
   return std::max(1e-2 * maxAbs, 1e-30);
 }
 
+/// Enough digits to show any difference between two doubles.
+static std::string exact(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", value);
+  return text;
+}
+
 static void recordMismatch(OutputCheck &check, const llvm::Twine &where) {
   if (check.mismatches++ == 0)
     check.firstMismatch = where.str();
@@ -61,8 +69,8 @@ static void compareFloats(const OutputArray &ref, const OutputArray &cand,
     check.maxRelError = std::max(check.maxRelError, error);
     if (!(error <= tolerance))
       recordMismatch(check, llvm::formatv("{0}[{1}]: {2} vs reference {3}",
-                                          ref.name, i, cand.floats[i],
-                                          ref.floats[i]));
+                                          ref.name, i, exact(cand.floats[i]),
+                                          exact(ref.floats[i])));
   }
   check.valuesCompared += ref.floats.size();
 }

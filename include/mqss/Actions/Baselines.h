@@ -24,8 +24,18 @@ namespace mqss {
 /// Families with an expert (the suite's families).
 std::vector<std::string> expertFamilies();
 
-/// The fixed `default` sequence.
+/// The fixed `default` preference list.
 std::vector<const Action *> defaultSequence();
+
+/// Plans a sequence from an ordered preference list: at each step the first
+/// action of the list that is legal on the current IR and not yet applied
+/// (applies it to \p module while planning).
+llvm::Expected<std::vector<const Action *>>
+planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences);
+
+/// The `default` baseline planned for \p module: the fixed list, with the
+/// actions its masks rule out on this module skipped.
+llvm::Expected<std::vector<const Action *>> planDefault(mlir::ModuleOp module);
 
 /// Plans the expert's sequence for \p module (applies it to \p module while
 /// planning). Errors for an unknown family, listing the known ones.
@@ -33,7 +43,8 @@ llvm::Expected<std::vector<const Action *>> planExpert(mlir::ModuleOp module,
                                                        llvm::StringRef family);
 
 /// True if \p spec names a baseline or an action list rather than spelling a
-/// pipeline: `naive`, `default`, `expert:<family>`, `actions:a,b,c`.
+/// pipeline: `default`, `expert:<family>`, `actions:a,b,c` (applied as
+/// given) or `plan:a,b,c` (a preference list, planned with the masks).
 bool isNamedPipeline(llvm::StringRef spec);
 
 /// Checks a named spec without a module (unknown family, unknown action).

@@ -1,0 +1,77 @@
+//===- StoreTest.cpp - The SQLite store and the measurement cache ----------===//
+
+#include "mqss/Actions/Catalog.h"
+#include "mqss/Env/Environment.h"
+#include "mqss/Store/Store.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "gtest/gtest.h"
+
+using namespace mqss;
+
+namespace {
+std::string temporaryDatabase() {
+  llvm::SmallString<128> path;
+  EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("mqss-store", "db", path));
+  llvm::sys::fs::remove(path);
+  return std::string(path);
+}
+} // namespace
+
+TEST(Store, MeasurementsPersistAcrossOpens) {
+  std::string path = temporaryDatabase();
+  {
+    auto store = Store::open(path);
+    ASSERT_TRUE(static_cast<bool>(store)) << llvm::toString(store.takeError());
+    CachedMeasurement m{"0xabc-O3", "x86-avx2", 7, "ok", 1.5, 3.0, 2.0, "canonicalize"};
+    ASSERT_FALSE(errorToBool((*store)->putMeasurement(m)));
+    auto missing = (*store)->lookupMeasurement("0xabc-O3", "x86-avx2", 8);
+    ASSERT_TRUE(static_cast<bool>(missing));
+    EXPECT_FALSE(missing->has_value()); // another seed is another key
+  }
+  auto store = Store::open(path);
+  ASSERT_TRUE(static_cast<bool>(store));
+  auto found = (*store)->lookupMeasurement("0xabc-O3", "x86-avx2", 7);
+  ASSERT_TRUE(static_cast<bool>(found) && found->has_value());
+  EXPECT_EQ((*found)->speedup, 2.0);
+  EXPECT_EQ((*found)->pipeline, "canonicalize");
+  EXPECT_EQ(*(*store)->countMeasurements(), 1);
+  llvm::sys::fs::remove(path);
+}
+
+TEST(Store, UnwritableLocationIsAClearError) {
+  auto store = Store::open("/proc/mqss/cannot/store.db");
+  ASSERT_FALSE(static_cast<bool>(store));
+  EXPECT_NE(llvm::toString(store.takeError()).find("cannot create"), std::string::npos);
+}
+
+TEST(Evaluator, SequencesReachingTheSameIRShareOneMeasurement) {
+  std::string path = temporaryDatabase();
+  auto store = Store::open(path);
+  ASSERT_TRUE(static_cast<bool>(store));
+  RunRequest kernel;
+  kernel.inputPath = MQSS_TEST_INPUTS "/small_matmul.mlir";
+  kernel.reps = 1;
+  kernel.minTimeMs = 0;
+  kernel.warmup = 0;
+  Evaluator evaluator(kernel, store->get());
+
+  auto sequence = [](llvm::StringRef names) { return *parseActionList(names); };
+  Evaluation first = evaluator.evaluate(sequence("linalg.canonicalize,finish-O3"));
+  ASSERT_EQ(first.status, RunStatus::Ok) << first.message;
+  EXPECT_FALSE(first.cached);
+  EXPECT_GT(first.speedup, 0);
+  // cse changes nothing either: the lowered IR is the same, so no new run.
+  Evaluation second = evaluator.evaluate(sequence("linalg.cse,finish-O3"));
+  EXPECT_TRUE(second.cached);
+  EXPECT_EQ(second.loweredIrHash, first.loweredIrHash);
+  EXPECT_EQ(second.speedup, first.speedup);
+  // A different opt level is different code.
+  Evaluation third = evaluator.evaluate(sequence("linalg.cse,finish-O1"));
+  EXPECT_FALSE(third.cached);
+  EXPECT_NE(third.loweredIrHash, first.loweredIrHash);
+  EXPECT_EQ(evaluator.evaluations(), 3u);
+  EXPECT_EQ(evaluator.measurements(), 2u);
+  EXPECT_EQ(evaluator.cacheHits(), 1u);
+  llvm::sys::fs::remove(path);
+}
