@@ -166,9 +166,12 @@ std::string mandatoryLoweringPipeline(bool bufferize) {
               "lower-affine,"
               "convert-scf-to-cf,"
               "convert-math-to-funcs,"
-              "convert-vector-to-llvm,"
+              // Intrinsics first; libm calls for the rest (tanh, erf, ...),
+              // which unrolls vectors into vector.extract/insert, so both
+              // must run before the vector dialect is lowered.
               "convert-math-to-llvm,"
               "convert-math-to-libm,"
+              "convert-vector-to-llvm,"
               "arith-expand,"
               "convert-arith-to-llvm,"
               "convert-index-to-llvm,"
