@@ -4,6 +4,7 @@
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -103,6 +104,14 @@ static void newHandler() { exitChildOutOfMemory(); }
     }
   }
 
+  // Libraries linked into the process (libtorch's dependencies) may have
+  // installed their own handlers for crash signals, some of which return
+  // instead of dying. The parent classifies a crash by the signal that ended
+  // the child, so restore the defaults, then let LLVM print a stack trace and
+  // re-raise.
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP})
+    std::signal(sig, SIG_DFL);
+  llvm::sys::PrintStackTraceOnErrorSignal("mqss");
   // A stack dump from here is about the user's kernel or a pass, not a bug
   // in LLVM: say so instead of LLVM's request for a bug report.
   llvm::setBugReportMsg("mqss: the measurement child crashed (in the kernel or a pass)\n");

@@ -1,0 +1,250 @@
+//===- Network.cpp - The actor-critic MLP, its file format, its policy -----===//
+//
+// libtorch throws c10::Error; everything leaving this file is an llvm::Error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mqss/Policy/Network.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <mutex>
+
+namespace mqss {
+
+void configureTorchThreads() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    torch::set_num_threads(1);
+    try {
+      torch::set_num_interop_threads(1);
+    } catch (const c10::Error &) {
+      // Already set by an earlier parallel region; one thread either way.
+    }
+  });
+}
+
+ActorCriticImpl::ActorCriticImpl(unsigned numFeatures, unsigned numActions,
+                                 std::vector<unsigned> hiddenSizes)
+    : hidden(std::move(hiddenSizes)) {
+  trunk = register_module("trunk", torch::nn::Sequential());
+  unsigned width = numFeatures;
+  for (unsigned size : hidden) {
+    trunk->push_back(torch::nn::Linear(width, size));
+    trunk->push_back(torch::nn::Tanh());
+    width = size;
+  }
+  policyHead = register_module("policy", torch::nn::Linear(width, numActions));
+  valueHead = register_module("value", torch::nn::Linear(width, 1));
+  // Small policy weights: the first decisions are close to uniform over the
+  // legal actions, as PPO implementations initialise them.
+  torch::NoGradGuard noGrad;
+  policyHead->weight.mul_(0.01);
+  policyHead->bias.zero_();
+}
+
+std::pair<torch::Tensor, torch::Tensor> ActorCriticImpl::forward(torch::Tensor features) {
+  torch::Tensor h = trunk->forward(features);
+  return {policyHead->forward(h), valueHead->forward(h).squeeze(-1)};
+}
+
+torch::Tensor maskLogits(const torch::Tensor &logits, const torch::Tensor &mask) {
+  return logits.masked_fill(mask.logical_not(), -std::numeric_limits<float>::infinity());
+}
+
+//===----------------------------------------------------------------------===//
+// File format: one torch archive holding the parameters and a JSON string.
+//===----------------------------------------------------------------------===//
+
+static llvm::json::Value toJSON(const ModelMetadata &m) {
+  llvm::json::Array hidden, targets;
+  for (unsigned h : m.hidden)
+    hidden.push_back(h);
+  for (const std::string &t : m.targets)
+    targets.push_back(t);
+  return llvm::json::Object{{"format", m.formatVersion},
+                            {"mlir_version", m.mlirVersion},
+                            {"feature_spec_hash", m.featureSpecHash},
+                            {"catalog_hash", m.catalogHash},
+                            {"num_features", m.numFeatures},
+                            {"num_actions", m.numActions},
+                            {"hidden", std::move(hidden)},
+                            {"targets", std::move(targets)},
+                            {"training_command", m.trainingCommand},
+                            {"figures", llvm::json::Object(m.figures)}};
+}
+
+static bool fromJSON(const llvm::json::Value &value, ModelMetadata &m, llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  int64_t numFeatures = 0, numActions = 0;
+  std::vector<int64_t> hidden;
+  bool ok = mapper && mapper.map("format", m.formatVersion) &&
+            mapper.map("mlir_version", m.mlirVersion) &&
+            mapper.map("feature_spec_hash", m.featureSpecHash) &&
+            mapper.map("catalog_hash", m.catalogHash) &&
+            mapper.map("num_features", numFeatures) &&
+            mapper.map("num_actions", numActions) && mapper.map("hidden", hidden) &&
+            mapper.mapOptional("targets", m.targets) &&
+            mapper.mapOptional("training_command", m.trainingCommand);
+  m.numFeatures = static_cast<unsigned>(numFeatures);
+  m.numActions = static_cast<unsigned>(numActions);
+  m.hidden.assign(hidden.begin(), hidden.end());
+  if (ok)
+    if (const llvm::json::Object *figures = value.getAsObject()->getObject("figures"))
+      m.figures = *figures;
+  return ok;
+}
+
+llvm::Error saveModel(ActorCritic &network, const ModelMetadata &metadata,
+                      llvm::StringRef path) {
+  std::string json;
+  llvm::raw_string_ostream os(json);
+  os << toJSON(metadata);
+  // Write beside the target and rename, so a reader never sees half a file
+  // (checkpoints are written while training may be killed).
+  std::string temporary = (path + ".tmp").str();
+  try {
+    torch::serialize::OutputArchive archive;
+    network->save(archive);
+    archive.write("mqss_metadata", c10::IValue(json));
+    archive.save_to(temporary);
+  } catch (const c10::Error &e) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot write the model '" + path + "': " + e.what_without_backtrace());
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
+    return llvm::createStringError(ec, "cannot write the model '" + path + "': " + ec.message());
+  return llvm::Error::success();
+}
+
+/// Why a model cannot be used with this build, or nothing.
+static std::optional<std::string> incompatibility(const ModelMetadata &model) {
+  ModelMetadata here = currentMetadata();
+  auto mismatch = [](llvm::StringRef what, llvm::StringRef theirs, llvm::StringRef ours) {
+    return llvm::formatv("it was trained against {0} {1}, but this build has {2}; "
+                         "retrain it with `mqss train` (or use a model made by this "
+                         "version)",
+                         what, theirs, ours)
+        .str();
+  };
+  if (model.formatVersion != here.formatVersion)
+    return mismatch("model format", model.formatVersion, here.formatVersion);
+  if (model.featureSpecHash != here.featureSpecHash || model.numFeatures != here.numFeatures)
+    return mismatch("feature spec", model.featureSpecHash, here.featureSpecHash);
+  if (model.catalogHash != here.catalogHash || model.numActions != here.numActions)
+    return mismatch("action catalog", model.catalogHash, here.catalogHash);
+  if (model.mlirVersion != here.mlirVersion)
+    return mismatch("MLIR", model.mlirVersion, here.mlirVersion);
+  return std::nullopt;
+}
+
+llvm::Expected<std::pair<ActorCritic, ModelMetadata>> loadModel(llvm::StringRef path) {
+  configureTorchThreads();
+  auto fail = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot use the model '" + path + "': " + why);
+  };
+  if (!llvm::sys::fs::exists(path))
+    return fail("no such file");
+  ModelMetadata metadata;
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path.str());
+    c10::IValue json;
+    if (!archive.try_read("mqss_metadata", json) || !json.isString())
+      return fail("it is not an MQSS-Selector model (no metadata)");
+    auto parsed = llvm::json::parse(json.toStringRef());
+    if (!parsed)
+      return fail("its metadata is not valid JSON: " + llvm::toString(parsed.takeError()));
+    llvm::json::Path::Root root("metadata");
+    if (!fromJSON(*parsed, metadata, root))
+      return fail("its metadata is incomplete: " + llvm::toString(root.getError()));
+  } catch (const c10::Error &e) {
+    return fail(llvm::Twine("it is not a readable model file (") + e.what_without_backtrace() + ")");
+  }
+  if (auto why = incompatibility(metadata))
+    return fail(*why);
+  ActorCritic network(metadata.numFeatures, metadata.numActions, metadata.hidden);
+  try {
+    network->load(archive);
+  } catch (const c10::Error &e) {
+    return fail(llvm::Twine("its parameters do not fit the network its metadata describes (") +
+                e.what_without_backtrace() + ")");
+  }
+  network->eval();
+  return std::make_pair(network, metadata);
+}
+
+//===----------------------------------------------------------------------===//
+// The network as a Policy
+//===----------------------------------------------------------------------===//
+
+namespace {
+class NetworkPolicy final : public Policy {
+public:
+  NetworkPolicy(ActorCritic network, ModelMetadata metadata)
+      : network(std::move(network)), meta(std::move(metadata)) {}
+
+  Decision decide(const FeatureVector &features, const std::vector<bool> &mask) override {
+    Decision decision = evaluate(features, mask);
+    unsigned best = std::max_element(decision.probabilities.begin(),
+                                     decision.probabilities.end()) -
+                    decision.probabilities.begin();
+    return pick(std::move(decision), best);
+  }
+
+  Decision sample(const FeatureVector &features, const std::vector<bool> &mask,
+                  double random) override {
+    Decision decision = evaluate(features, mask);
+    unsigned index = drawFromDistribution(decision.probabilities, random);
+    return pick(std::move(decision), index);
+  }
+
+  llvm::StringRef kind() const override { return "mlp"; }
+  const ModelMetadata &metadata() const override { return meta; }
+
+private:
+  Decision evaluate(const FeatureVector &features, const std::vector<bool> &mask) {
+    Decision decision;
+    torch::NoGradGuard noGrad;
+    torch::Tensor input = torch::from_blob(const_cast<float *>(features.data()),
+                                           {1, static_cast<long>(features.size())},
+                                           torch::kFloat32);
+    auto [logits, value] = network->forward(input);
+    std::vector<uint8_t> maskBytes(mask.begin(), mask.end());
+    torch::Tensor maskTensor =
+        torch::from_blob(maskBytes.data(), {1, static_cast<long>(maskBytes.size())},
+                         torch::kUInt8)
+            .to(torch::kBool);
+    torch::Tensor probabilities = torch::softmax(maskLogits(logits, maskTensor), -1);
+    decision.probabilities.assign(probabilities.data_ptr<float>(),
+                                  probabilities.data_ptr<float>() + probabilities.numel());
+    decision.value = value.item<float>();
+    return decision;
+  }
+
+  static Decision pick(Decision decision, unsigned index) {
+    decision.action = &actionCatalog()[index];
+    decision.probability = decision.probabilities[index];
+    return decision;
+  }
+
+  ActorCritic network;
+  ModelMetadata meta;
+};
+} // namespace
+
+std::unique_ptr<Policy> createNetworkPolicy(ActorCritic network, ModelMetadata metadata) {
+  return std::make_unique<NetworkPolicy>(std::move(network), std::move(metadata));
+}
+
+llvm::Expected<std::unique_ptr<Policy>> loadPolicy(llvm::StringRef path) {
+  auto loaded = loadModel(path);
+  if (!loaded)
+    return loaded.takeError();
+  return createNetworkPolicy(std::move(loaded->first), std::move(loaded->second));
+}
+
+} // namespace mqss

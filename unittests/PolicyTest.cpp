@@ -1,0 +1,140 @@
+//===- PolicyTest.cpp - The actor-critic network and its model files -------===//
+
+#include "mqss/Policy/Network.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace mqss;
+
+namespace {
+std::string temporaryModel() {
+  llvm::SmallString<128> path;
+  EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("mqss-model", "pt", path));
+  return std::string(path);
+}
+
+ModelMetadata freshMetadata() {
+  ModelMetadata metadata = currentMetadata();
+  metadata.hidden = {128, 64, 32};
+  metadata.targets = {"x86-avx512", "x86-avx2"};
+  metadata.trainingCommand = "unit test";
+  return metadata;
+}
+
+std::vector<bool> maskOf(std::initializer_list<const char *> names) {
+  std::vector<bool> mask(actionCatalog().size(), false);
+  for (const char *name : names)
+    mask[actionIndex(*lookupAction(name))] = true;
+  return mask;
+}
+} // namespace
+
+TEST(Policy, NetworkIsSmallAndMasksIllegalActions) {
+  configureTorchThreads();
+  torch::manual_seed(3);
+  ActorCritic network(kNumFeatures, actionCatalog().size());
+  int64_t parameters = 0;
+  for (const torch::Tensor &p : network->parameters())
+    parameters += p.numel();
+  EXPECT_LT(parameters, 50000);
+
+  auto policy = createNetworkPolicy(network, freshMetadata());
+  FeatureVector features{};
+  features[0] = 0.5f;
+  std::vector<bool> mask = maskOf({"loops.tile-32", "loops.unroll-4", "finish-O3"});
+  for (double r : {0.0, 0.3, 0.6, 0.999}) {
+    Decision d = policy->sample(features, mask, r);
+    ASSERT_TRUE(d.action);
+    EXPECT_TRUE(mask[actionIndex(*d.action)]) << d.action->name.str();
+  }
+  Decision greedy = policy->decide(features, mask);
+  float total = 0;
+  for (unsigned i = 0; i < greedy.probabilities.size(); ++i) {
+    total += greedy.probabilities[i];
+    if (!mask[i])
+      EXPECT_EQ(greedy.probabilities[i], 0.0f);
+  }
+  EXPECT_NEAR(total, 1.0f, 1e-5);
+  // Freshly initialised, the policy is close to uniform over legal actions.
+  EXPECT_NEAR(greedy.probability, 1.0f / 3, 0.05);
+}
+
+TEST(Policy, SaveLoadRoundTripGivesTheSameDecisions) {
+  configureTorchThreads();
+  torch::manual_seed(7);
+  ActorCritic network(kNumFeatures, actionCatalog().size());
+  {
+    torch::NoGradGuard noGrad;
+    for (torch::Tensor &p : network->parameters())
+      p.uniform_(-0.5, 0.5); // make decisions depend on the weights
+  }
+  std::string path = temporaryModel();
+  ASSERT_FALSE(errorToBool(saveModel(network, freshMetadata(), path)));
+  auto before = createNetworkPolicy(network, freshMetadata());
+  auto after = loadPolicy(path);
+  ASSERT_TRUE(static_cast<bool>(after)) << llvm::toString(after.takeError());
+  EXPECT_EQ((*after)->metadata().trainingCommand, "unit test");
+  EXPECT_EQ((*after)->metadata().targets.size(), 2u);
+  FeatureVector features{};
+  for (unsigned i = 0; i < kNumFeatures; ++i)
+    features[i] = (i % 7) / 7.0f;
+  std::vector<bool> mask(actionCatalog().size(), true);
+  Decision a = before->decide(features, mask), b = (*after)->decide(features, mask);
+  EXPECT_EQ(a.action, b.action);
+  EXPECT_FLOAT_EQ(a.value, b.value);
+  EXPECT_FLOAT_EQ(a.probability, b.probability);
+  llvm::sys::fs::remove(path);
+}
+
+TEST(Policy, ModelForAnotherFeatureSpecIsRefused) {
+  configureTorchThreads();
+  ActorCritic network(kNumFeatures, actionCatalog().size());
+  ModelMetadata stale = freshMetadata();
+  stale.featureSpecHash = "0x0000000000000001";
+  std::string path = temporaryModel();
+  ASSERT_FALSE(errorToBool(saveModel(network, stale, path)));
+  auto loaded = loadPolicy(path);
+  ASSERT_FALSE(static_cast<bool>(loaded));
+  std::string message = llvm::toString(loaded.takeError());
+  EXPECT_NE(message.find("trained against feature spec 0x0000000000000001"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("retrain it with `mqss train`"), std::string::npos);
+
+  ModelMetadata otherCatalog = freshMetadata();
+  otherCatalog.catalogHash = "0x00000000000000aa";
+  ASSERT_FALSE(errorToBool(saveModel(network, otherCatalog, path)));
+  auto refused = loadPolicy(path);
+  ASSERT_FALSE(static_cast<bool>(refused));
+  EXPECT_NE(llvm::toString(refused.takeError()).find("action catalog"), std::string::npos);
+  llvm::sys::fs::remove(path);
+}
+
+TEST(Policy, CorruptOrMissingFilesAreClearErrors) {
+  std::string path = temporaryModel();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os << "not a model at all";
+  }
+  auto corrupt = loadPolicy(path);
+  ASSERT_FALSE(static_cast<bool>(corrupt));
+  EXPECT_NE(llvm::toString(corrupt.takeError()).find("not a readable model file"),
+            std::string::npos);
+  llvm::sys::fs::remove(path);
+  auto missing = loadPolicy("/nonexistent/model.pt");
+  ASSERT_FALSE(static_cast<bool>(missing));
+  EXPECT_NE(llvm::toString(missing.takeError()).find("no such file"), std::string::npos);
+}
+
+TEST(Policy, RandomPolicyIsUniformOverLegalActions) {
+  auto policy = createRandomPolicy();
+  std::vector<bool> mask = maskOf({"loops.tile-8", "loops.tile-16", "finish-O1", "finish-O2"});
+  std::map<const Action *, int> counts;
+  for (int i = 0; i < 400; ++i)
+    ++counts[policy->sample({}, mask, (i + 0.5) / 400).action];
+  EXPECT_EQ(counts.size(), 4u);
+  for (auto &[action, count] : counts)
+    EXPECT_EQ(count, 100) << action->name.str();
+}
