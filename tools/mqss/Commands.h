@@ -27,6 +27,9 @@ int featuresMain();
 extern llvm::cl::SubCommand searchCommand;
 int searchMain();
 
+extern llvm::cl::SubCommand trainCommand;
+int trainMain(int argc, char **argv);
+
 } // namespace mqss::tool
 
 #endif // MQSS_TOOLS_MQSS_COMMANDS_H

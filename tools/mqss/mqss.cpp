@@ -30,7 +30,8 @@ int main(int argc, char **argv) {
       "  mqss actions [--stage=S]                        the action catalog\n"
       "  mqss apply FILE --actions=a,b,c [--emit=...]    apply a sequence of actions\n"
       "  mqss features FILE [--json]                     the policy's view of a module\n"
-      "  mqss search FILE --strategy=random|greedy|beam  search with real measurements\n\n"
+      "  mqss search FILE --strategy=random|greedy|beam  search with real measurements\n"
+      "  mqss train --out=DIR [--updates=N]              train the policy (BC, then PPO)\n\n"
       "Run `mqss SUBCOMMAND --help` for a subcommand's options.\n");
 
   if (mqss::tool::runCommand)
@@ -45,6 +46,8 @@ int main(int argc, char **argv) {
     return mqss::tool::featuresMain();
   if (mqss::tool::searchCommand)
     return mqss::tool::searchMain();
+  if (mqss::tool::trainCommand)
+    return mqss::tool::trainMain(argc, argv);
 
   errs() << "mqss: no subcommand given; run `mqss --help`\n";
   return 2;

@@ -1,0 +1,49 @@
+//===- Trainer.h - `mqss train`: behaviour cloning, then PPO ---------------===//
+#ifndef MQSS_TRAIN_TRAINER_H
+#define MQSS_TRAIN_TRAINER_H
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mqss {
+
+struct TrainOptions {
+  std::string outDir;          ///< checkpoints, logs, plot and the final model
+  std::string registryPath;    ///< empty: the default registry
+  std::string size = "smallest";
+  std::string kernel;          ///< restrict training to one kernel (tests)
+  unsigned maxTrainKernels = 0; ///< 0: all train kernels
+  std::vector<std::string> targets = {"x86-avx512", "x86-avx2"};
+  unsigned updates = 30;
+  unsigned episodesPerUpdate = 16;
+  unsigned maxSteps = 8;
+  unsigned checkpointEvery = 2;
+  unsigned validateEvery = 5;
+  unsigned patience = 3;       ///< validations without improvement before stopping
+  unsigned bcEpochs = 30;      ///< 0: no behaviour-cloning warm start
+  double epsilon = 0.1;        ///< decays linearly to 0.02
+  uint64_t seed = 1;
+  std::string dbPath;          ///< measurement cache; empty: default
+  unsigned reps = 3;
+  double minTimeMs = 10;
+  std::string command;         ///< the command line, stored in the model
+};
+
+struct TrainResult {
+  std::string modelPath;
+  unsigned updates = 0;
+  bool resumed = false;
+  double bestValidationReward = 0;
+  double firstMeanReward = 0, lastMeanReward = 0;
+};
+
+/// Trains (or resumes training, when outDir holds a checkpoint of the same
+/// command) and writes outDir/model.pt, log.csv, log.jsonl and
+/// learning-curve.svg. Progress goes to stderr.
+llvm::Expected<TrainResult> train(const TrainOptions &options);
+
+} // namespace mqss
+
+#endif // MQSS_TRAIN_TRAINER_H

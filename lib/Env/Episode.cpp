@@ -1,0 +1,174 @@
+//===- Episode.cpp - The MDP: episodes of a policy on a kernel, rewarded ----===//
+
+#include "mqss/Env/Episode.h"
+
+#include "mqss/Actions/Sequence.h"
+#include "mqss/IR/Context.h"
+#include "mqss/IR/Loader.h"
+#include "mqss/IR/Summary.h"
+#include "mqss/Runtime/Sandbox.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <chrono>
+#include <random>
+
+namespace mqss {
+
+double rewardFor(RunStatus status, double speedup, double deadband) {
+  if (status != RunStatus::Ok || speedup <= 0)
+    return -1;
+  double reward = 1.0 - 1.0 / speedup; // (T_default - T) / T_default
+  if (std::fabs(reward) < deadband)
+    return 0;
+  return std::clamp(reward, -1.0, 1.0);
+}
+
+namespace {
+/// The child's side: step through the episode and report every step.
+llvm::json::Object playEpisode(mlir::ModuleOp module, const RunRequest &kernel,
+                               Policy &policy, const EpisodeOptions &options) {
+  std::mt19937_64 rng(options.seed);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  EncoderContext context;
+  context.vectorBits = targetVectorBits(kernel.target);
+  context.maxSteps = options.maxSteps;
+  llvm::json::Array steps;
+  for (unsigned step = 0; step < options.maxSteps; ++step) {
+    auto start = std::chrono::steady_clock::now();
+    IRSummary summary = summarize(module);
+    context.stage = summary.stage();
+    context.step = step;
+    FeatureVector features = encodeFeatures(summary, context);
+    std::vector<bool> mask = legalMask(summary, context.stage);
+    Decision decision;
+    if (step < options.forcedActions.size()) {
+      decision = policy.decide(features, mask);
+      const Action *forced = options.forcedActions[step];
+      decision.action = forced;
+      decision.probability = decision.probabilities[actionIndex(*forced)];
+      if (!mask[actionIndex(*forced)])
+        return llvm::json::Object{
+            {"error", ("forced action " + forced->name + " is illegal here").str()}};
+    } else if (!options.forcedActions.empty()) {
+      break;
+    } else if (options.epsilon > 0 && uniform(rng) < options.epsilon) {
+      auto random = createRandomPolicy();
+      decision = random->sample(features, mask, uniform(rng));
+      // The behaviour probability is the policy's own (PPO's ratio is taken
+      // against the policy that is being improved).
+      Decision own = policy.decide(features, mask);
+      decision.probability = own.probabilities[actionIndex(*decision.action)];
+      decision.value = own.value;
+    } else if (options.greedy) {
+      decision = policy.decide(features, mask);
+    } else {
+      decision = policy.sample(features, mask, uniform(rng));
+    }
+    double micros =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+            .count();
+    llvm::json::Array featureArray, maskArray;
+    for (float f : features)
+      featureArray.push_back(static_cast<double>(f));
+    for (bool m : mask)
+      maskArray.push_back(m ? 1 : 0);
+    const Action *action = decision.action;
+    steps.push_back(llvm::json::Object{{"features", std::move(featureArray)},
+                                       {"mask", std::move(maskArray)},
+                                       {"action", action->name},
+                                       {"probability", decision.probability},
+                                       {"value", decision.value},
+                                       {"decision_us", micros}});
+    context.history.push_back(action);
+    if (action->kind == ActionKind::Finish)
+      break;
+    if (llvm::Error error = applyAction(module, *action))
+      return llvm::json::Object{
+          {"steps", std::move(steps)},
+          {"failed", ("action " + action->name + ": " + llvm::toString(std::move(error))).str()}};
+  }
+  return llvm::json::Object{{"steps", std::move(steps)}};
+}
+} // namespace
+
+Episode runEpisode(const RunRequest &kernel, Policy &policy, Evaluator *evaluator,
+                   const EpisodeOptions &options) {
+  Episode episode;
+  auto outcome = runSandboxed(kernel.limits, [&](SandboxChannel &channel) -> int {
+    auto context = createContext();
+    registerPasses();
+    auto module = loadModuleFile(*context, kernel.inputPath);
+    llvm::json::Object result;
+    if (!module)
+      result = llvm::json::Object{{"error", llvm::toString(module.takeError())}};
+    else
+      result = playEpisode(**module, kernel, policy, options);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::json::Value(std::move(result));
+    channel.send(text);
+    return 0;
+  });
+
+  auto fail = [&](RunStatus status, std::string message) {
+    episode.status = status;
+    episode.message = std::move(message);
+    episode.reward = -1;
+    return episode;
+  };
+  if (!outcome)
+    return fail(RunStatus::Crash, llvm::toString(outcome.takeError()));
+  std::optional<llvm::json::Value> result;
+  for (auto it = outcome->messages.rbegin(); it != outcome->messages.rend(); ++it)
+    if (auto parsed = llvm::json::parse(*it)) {
+      if (parsed->getAsObject() && parsed->getAsObject()->get("event") == nullptr) {
+        result = std::move(*parsed);
+        break;
+      }
+    } else {
+      llvm::consumeError(parsed.takeError());
+    }
+  if (!result)
+    return fail(outcome->end == SandboxOutcome::End::TimedOut ? RunStatus::Timeout
+                                                              : RunStatus::Crash,
+                "the episode child " + outcome->describe());
+  const llvm::json::Object &object = *result->getAsObject();
+  if (auto error = object.getString("error"))
+    return fail(RunStatus::InvalidInput, error->str());
+
+  if (const llvm::json::Array *steps = object.getArray("steps")) {
+    for (const llvm::json::Value &value : *steps) {
+      const llvm::json::Object &s = *value.getAsObject();
+      EpisodeStep step;
+      const llvm::json::Array &features = *s.getArray("features");
+      for (size_t i = 0; i < kNumFeatures && i < features.size(); ++i)
+        step.features[i] = static_cast<float>(features[i].getAsNumber().value_or(0));
+      for (const llvm::json::Value &m : *s.getArray("mask"))
+        step.mask.push_back(m.getAsInteger().value_or(0) != 0);
+      const Action *action = lookupAction(s.getString("action").value_or(""));
+      step.action = actionIndex(*action);
+      step.probability = static_cast<float>(s.getNumber("probability").value_or(0));
+      step.value = static_cast<float>(s.getNumber("value").value_or(0));
+      episode.decisionMicros.push_back(s.getNumber("decision_us").value_or(0));
+      episode.actions.push_back(action);
+      episode.steps.push_back(std::move(step));
+    }
+  }
+  if (auto failed = object.getString("failed"))
+    return fail(RunStatus::PassFailed, failed->str());
+  if (episode.actions.empty() || episode.actions.back()->kind != ActionKind::Finish)
+    episode.actions.push_back(lookupAction("finish-O3"));
+  if (!evaluator)
+    return episode;
+
+  Evaluation evaluation = evaluator->evaluate(episode.actions);
+  episode.status = evaluation.status;
+  episode.message = evaluation.message;
+  episode.speedup = evaluation.speedup;
+  episode.cached = evaluation.cached;
+  episode.reward = rewardFor(evaluation.status, evaluation.speedup, options.deadband);
+  return episode;
+}
+
+} // namespace mqss

@@ -1,0 +1,441 @@
+//===- Trainer.cpp - `mqss train`: behaviour cloning, then PPO -------------===//
+
+#include "mqss/Train/Trainer.h"
+
+#include "mqss/Actions/Baselines.h"
+#include "mqss/Env/Episode.h"
+#include "mqss/IR/Context.h"
+#include "mqss/IR/Loader.h"
+#include "mqss/Runtime/Sandbox.h"
+#include "mqss/Store/Store.h"
+#include "mqss/Suite/Registry.h"
+#include "mqss/Suite/SuiteRun.h"
+#include "mqss/Train/Ppo.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <unistd.h>
+
+namespace mqss {
+
+namespace {
+llvm::Error trainError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// One kernel on one target, as the environment sees it.
+struct Task {
+  BenchmarkEntry entry;
+  std::string target;
+  RunRequest kernel;
+};
+
+std::vector<Task> makeTasks(const std::vector<BenchmarkEntry> &entries,
+                            const TrainOptions &options) {
+  std::vector<Task> tasks;
+  for (const std::string &target : options.targets)
+    for (const BenchmarkEntry &entry : entries) {
+      SuiteRunOptions run;
+      run.target = target;
+      run.reps = options.reps;
+      run.minTimeMs = options.minTimeMs;
+      run.warmup = 1;
+      run.seed = options.seed;
+      run.limits.timeoutSeconds = 60;
+      tasks.push_back({entry, target, requestFor(entry, run)});
+    }
+  return tasks;
+}
+
+/// The state that makes a run resumable, next to the checkpoint.
+struct Progress {
+  unsigned update = 0;
+  double bestValidation = -2;
+  unsigned sinceImprovement = 0;
+  float entropyCoef = 0;
+  std::string command;
+  std::vector<double> meanRewards;
+};
+
+llvm::json::Value toJSON(const Progress &p) {
+  return llvm::json::Object{{"update", p.update},
+                            {"best_validation", p.bestValidation},
+                            {"since_improvement", p.sinceImprovement},
+                            {"entropy_coef", p.entropyCoef},
+                            {"command", p.command},
+                            {"mean_rewards", llvm::json::Array(p.meanRewards)}};
+}
+
+bool fromJSON(const llvm::json::Value &v, Progress &p, llvm::json::Path path) {
+  llvm::json::ObjectMapper m(v, path);
+  double entropy = 0;
+  int64_t update = 0, since = 0;
+  bool ok = m && m.map("update", update) && m.map("best_validation", p.bestValidation) &&
+            m.map("since_improvement", since) && m.map("entropy_coef", entropy) &&
+            m.map("command", p.command) && m.map("mean_rewards", p.meanRewards);
+  p.update = update;
+  p.sinceImprovement = since;
+  p.entropyCoef = static_cast<float>(entropy);
+  return ok;
+}
+
+llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef text) {
+  std::string temporary = (path + ".tmp").str();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(temporary, ec);
+    if (ec)
+      return trainError("cannot write '" + temporary + "': " + ec.message());
+    os << text;
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
+    return trainError("cannot write '" + path + "': " + ec.message());
+  return llvm::Error::success();
+}
+
+/// A learning curve a person can look at: mean episode reward per update.
+std::string learningCurveSvg(const std::vector<double> &rewards,
+                             const std::vector<std::pair<unsigned, double>> &validation) {
+  const double width = 640, height = 360, left = 50, bottom = 40, top = 20, right = 20;
+  double lo = -1, hi = 1;
+  auto x = [&](double i) {
+    return left + (width - left - right) * (rewards.size() > 1 ? i / (rewards.size() - 1) : 0);
+  };
+  auto y = [&](double r) { return top + (height - top - bottom) * (hi - r) / (hi - lo); };
+  std::string svg;
+  llvm::raw_string_ostream os(svg);
+  os << llvm::formatv("<svg xmlns='http://www.w3.org/2000/svg' width='{0}' height='{1}' "
+                      "font-family='sans-serif' font-size='12'>\n",
+                      width, height);
+  os << "<rect width='100%' height='100%' fill='white'/>\n";
+  os << llvm::formatv("<text x='{0}' y='14'>MQSS-Selector training: mean episode reward per "
+                      "PPO update (reward = 1 - T/T_default)</text>\n",
+                      left);
+  for (double r : {-1.0, -0.5, 0.0, 0.5, 1.0}) {
+    os << llvm::formatv("<line x1='{0}' x2='{1}' y1='{2}' y2='{2}' stroke='#ddd'/>"
+                        "<text x='5' y='{3}'>{4:f1}</text>\n",
+                        left, width - right, y(r), y(r) + 4, r);
+  }
+  os << "<polyline fill='none' stroke='#1f77b4' stroke-width='2' points='";
+  for (size_t i = 0; i < rewards.size(); ++i)
+    os << llvm::formatv("{0:f1},{1:f1} ", x(i), y(rewards[i]));
+  os << "'/>\n";
+  for (auto [update, reward] : validation)
+    os << llvm::formatv("<circle cx='{0:f1}' cy='{1:f1}' r='4' fill='#d62728'/>\n",
+                        x(update), y(reward));
+  os << llvm::formatv("<text x='{0}' y='{1}'>update</text>", width / 2, height - 8);
+  os << llvm::formatv("<text x='{0}' y='{1}' fill='#1f77b4'>train (sampled)</text>",
+                      width - 220, height - 8);
+  os << llvm::formatv("<text x='{0}' y='{1}' fill='#d62728'>validation (greedy)</text>",
+                      width - 120, height - 8);
+  os << "</svg>\n";
+  return svg;
+}
+
+double meanReward(const std::vector<Episode> &episodes) {
+  double total = 0;
+  for (const Episode &e : episodes)
+    total += e.reward;
+  return episodes.empty() ? 0 : total / episodes.size();
+}
+} // namespace
+
+llvm::Expected<TrainResult> train(const TrainOptions &options) {
+  configureTorchThreads();
+  torch::manual_seed(options.seed);
+  if (std::error_code ec = llvm::sys::fs::create_directories(options.outDir))
+    return trainError("cannot create '" + options.outDir + "': " + ec.message());
+
+  auto registry = Registry::load(options.registryPath.empty() ? Registry::defaultPath()
+                                                              : options.registryPath);
+  if (!registry)
+    return registry.takeError();
+  auto trainEntries = registry->select({"train", "", options.kernel, options.size});
+  if (!trainEntries)
+    return trainEntries.takeError();
+  if (options.maxTrainKernels && trainEntries->size() > options.maxTrainKernels)
+    trainEntries->resize(options.maxTrainKernels);
+  auto validationEntries = registry->select({"validation", "", "", options.size});
+  if (!validationEntries)
+    return validationEntries.takeError();
+  if (!options.kernel.empty())
+    *validationEntries = *trainEntries; // a one-kernel run validates on itself
+  if (trainEntries->empty())
+    return trainError("no train kernels match the selection");
+  std::vector<Task> tasks = makeTasks(*trainEntries, options);
+  std::vector<Task> validationTasks = makeTasks(*validationEntries, options);
+
+  auto store = Store::open(options.dbPath.empty() ? Store::defaultPath() : options.dbPath);
+  if (!store)
+    return store.takeError();
+
+  PpoConfig config;
+  ModelMetadata metadata = currentMetadata();
+  metadata.hidden = {128, 64, 32};
+  metadata.targets = options.targets;
+  metadata.trainingCommand = options.command;
+  ActorCritic network(metadata.numFeatures, metadata.numActions, metadata.hidden);
+  torch::optim::Adam optimizer(network->parameters(),
+                               torch::optim::AdamOptions(config.learningRate));
+
+  std::string checkpoint = options.outDir + "/checkpoint.pt";
+  std::string optimizerPath = options.outDir + "/optimizer.pt";
+  std::string progressPath = options.outDir + "/progress.json";
+  std::string bestPath = options.outDir + "/best.pt";
+  std::string csvPath = options.outDir + "/log.csv";
+  std::string jsonlPath = options.outDir + "/log.jsonl";
+  Progress progress;
+  progress.entropyCoef = config.entropyCoef;
+  progress.command = options.command;
+  TrainResult result;
+
+  // Resume from the last checkpoint of the same command.
+  if (llvm::sys::fs::exists(checkpoint) && llvm::sys::fs::exists(progressPath)) {
+    auto buffer = llvm::MemoryBuffer::getFile(progressPath);
+    auto parsed = buffer ? llvm::json::parse((*buffer)->getBuffer())
+                         : llvm::Expected<llvm::json::Value>(trainError("unreadable"));
+    Progress saved;
+    llvm::json::Path::Root root;
+    if (parsed && fromJSON(*parsed, saved, root) && saved.command == options.command) {
+      auto loaded = loadModel(checkpoint);
+      if (!loaded)
+        return loaded.takeError();
+      {
+        torch::NoGradGuard noGrad;
+        auto from = loaded->first->parameters();
+        auto to = network->parameters();
+        for (size_t i = 0; i < to.size() && i < from.size(); ++i)
+          to[i].copy_(from[i]);
+      }
+      try {
+        torch::load(optimizer, optimizerPath);
+      } catch (const c10::Error &) {
+        // An optimizer state that does not load only costs Adam's warm-up.
+      }
+      progress = saved;
+      result.resumed = true;
+      llvm::errs() << llvm::formatv("resuming from {0} at update {1}\n", checkpoint,
+                                    progress.update);
+    } else {
+      if (!parsed)
+        llvm::consumeError(parsed.takeError());
+      llvm::errs() << "note: " << options.outDir
+                   << " holds a checkpoint of another command; starting afresh\n";
+    }
+  }
+
+  auto policy = [&]() { return createNetworkPolicy(network, metadata); };
+  auto evaluatorFor = [&](const Task &task) { return Evaluator(task.kernel, store->get()); };
+
+  // Behaviour cloning from the better of `default` and the family's expert,
+  // per kernel and target: the best sequences known before any search.
+  if (!result.resumed && options.bcEpochs > 0) {
+    std::vector<Episode> demonstrations;
+    for (const Task &task : tasks) {
+      Episode best;
+      best.reward = -2;
+      for (llvm::StringRef spec : {llvm::StringRef("default"),
+                                   llvm::StringRef("expert:" + task.entry.family)}) {
+        EpisodeOptions replay;
+        replay.maxSteps = options.maxSteps;
+        replay.seed = options.seed;
+        auto scratchPolicy = createRandomPolicy();
+        // The expert's plan is recomputed inside the episode child via the
+        // planner, which applies the same masks the policy sees.
+        auto sequence = [&]() -> std::vector<const Action *> {
+          std::vector<const Action *> actions;
+          SandboxLimits limits;
+          auto outcome = runSandboxed(limits, [&](SandboxChannel &channel) -> int {
+            auto context = createContext();
+            registerPasses();
+            auto module = loadModuleFile(*context, task.kernel.inputPath);
+            if (!module)
+              return 1;
+            auto actionsPlanned = spec == "default" ? planDefault(**module)
+                                                     : planExpert(**module, task.entry.family);
+            if (!actionsPlanned) {
+              llvm::consumeError(actionsPlanned.takeError());
+              return 1;
+            }
+            channel.send(joinActionNames(*actionsPlanned));
+            return 0;
+          });
+          if (outcome && outcome->exitCode == 0 && outcome->messages.size() >= 2)
+            if (auto parsed = parseActionList(outcome->messages.back()))
+              actions = *parsed;
+          return actions;
+        }();
+        if (sequence.empty())
+          continue;
+        replay.forcedActions = sequence;
+        if (sequence.back()->kind != ActionKind::Finish)
+          replay.forcedActions.push_back(lookupAction("finish-O3"));
+        replay.maxSteps = replay.forcedActions.size();
+        Evaluator evaluator = evaluatorFor(task);
+        Episode episode = runEpisode(task.kernel, *scratchPolicy, &evaluator, replay);
+        if (episode.status == RunStatus::Ok && episode.reward > best.reward)
+          best = std::move(episode);
+      }
+      if (best.reward > -2)
+        demonstrations.push_back(std::move(best));
+      llvm::errs() << llvm::formatv("\rbehaviour cloning: {0}/{1} demonstrations",
+                                    demonstrations.size(), tasks.size());
+    }
+    float loss = behaviourCloning(network, optimizer, demonstrations, options.bcEpochs,
+                                  options.seed);
+    llvm::errs() << llvm::formatv("\nbehaviour cloning: {0} demonstrations, final loss "
+                                  "{1:f3}\n",
+                                  demonstrations.size(), loss);
+  }
+
+  if (!result.resumed) {
+    std::error_code ec;
+    llvm::raw_fd_ostream csv(csvPath, ec);
+    csv << "update,episodes,steps,steps_per_s,mean_reward,entropy,success_rate,"
+           "cache_hit_rate,policy_loss,value_loss,validation_reward,wall_s\n";
+    llvm::raw_fd_ostream jsonl(jsonlPath, ec);
+  }
+
+  std::vector<std::pair<unsigned, double>> validationPoints;
+  auto start = std::chrono::steady_clock::now();
+  for (; progress.update < options.updates; ++progress.update) {
+    unsigned u = progress.update;
+    double epsilon = std::max(0.02, options.epsilon * (1.0 - double(u) / options.updates));
+    auto updateStart = std::chrono::steady_clock::now();
+    std::vector<Episode> episodes;
+    unsigned steps = 0, successes = 0, hits = 0;
+    auto current = policy();
+    for (unsigned i = 0; i < options.episodesPerUpdate; ++i) {
+      const Task &task = tasks[(u * options.episodesPerUpdate + i) % tasks.size()];
+      EpisodeOptions episodeOptions;
+      episodeOptions.maxSteps = options.maxSteps;
+      episodeOptions.epsilon = epsilon;
+      episodeOptions.seed = options.seed * 7919 + u * 1000 + i;
+      Evaluator evaluator = evaluatorFor(task);
+      Episode episode = runEpisode(task.kernel, *current, &evaluator, episodeOptions);
+      steps += episode.steps.size();
+      successes += episode.status == RunStatus::Ok;
+      hits += episode.cached;
+      if (!episode.steps.empty())
+        episodes.push_back(std::move(episode));
+    }
+    PpoStats stats = ppoUpdate(network, optimizer, episodes, config, progress.entropyCoef,
+                               options.seed + u);
+    progress.entropyCoef *= config.entropyDecay;
+    double mean = meanReward(episodes);
+    progress.meanRewards.push_back(mean);
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - updateStart).count();
+
+    double validation = std::nan("");
+    if ((u + 1) % options.validateEvery == 0 || u + 1 == options.updates) {
+      auto greedy = policy();
+      std::vector<Episode> runs;
+      for (const Task &task : validationTasks) {
+        EpisodeOptions episodeOptions;
+        episodeOptions.maxSteps = options.maxSteps;
+        episodeOptions.greedy = true;
+        Evaluator evaluator = evaluatorFor(task);
+        runs.push_back(runEpisode(task.kernel, *greedy, &evaluator, episodeOptions));
+      }
+      validation = meanReward(runs);
+      validationPoints.emplace_back(u, validation);
+      if (validation > progress.bestValidation) {
+        progress.bestValidation = validation;
+        progress.sinceImprovement = 0;
+        ModelMetadata best = metadata;
+        best.figures = llvm::json::Object{{"validation_mean_reward", validation},
+                                          {"update", u + 1}};
+        if (llvm::Error error = saveModel(network, best, bestPath))
+          return std::move(error);
+      } else {
+        ++progress.sinceImprovement;
+      }
+    }
+
+    std::string line = llvm::formatv(
+        "{0},{1},{2},{3:f2},{4:f4},{5:f4},{6:f3},{7:f3},{8:f4},{9:f4},{10},{11:f1}\n", u + 1,
+        episodes.size(), steps, steps / std::max(seconds, 1e-9), mean, stats.entropy,
+        double(successes) / std::max(1u, options.episodesPerUpdate),
+        double(hits) / std::max(1u, options.episodesPerUpdate), stats.policyLoss,
+        stats.valueLoss, std::isnan(validation) ? "" : llvm::formatv("{0:f4}", validation).str(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    {
+      std::error_code ec;
+      llvm::raw_fd_ostream csv(csvPath, ec, llvm::sys::fs::OF_Append);
+      csv << line;
+      llvm::raw_fd_ostream jsonl(jsonlPath, ec, llvm::sys::fs::OF_Append);
+      jsonl << llvm::json::Value(llvm::json::Object{
+                   {"update", u + 1},
+                   {"mean_reward", mean},
+                   {"entropy", stats.entropy},
+                   {"success_rate", double(successes) / std::max(1u, options.episodesPerUpdate)},
+                   {"cache_hit_rate", double(hits) / std::max(1u, options.episodesPerUpdate)},
+                   {"steps_per_s", steps / std::max(seconds, 1e-9)},
+                   {"policy_loss", stats.policyLoss},
+                   {"value_loss", stats.valueLoss},
+                   {"validation_reward",
+                    std::isnan(validation) ? llvm::json::Value(nullptr) : validation}})
+            << "\n";
+    }
+    llvm::errs() << llvm::formatv(
+        "update {0}/{1}: {2:f1} steps/s, mean reward {3:f3}, entropy {4:f2}, success {5:P0}, "
+        "cache hits {6:P0}{7}\n",
+        u + 1, options.updates, steps / std::max(seconds, 1e-9), mean, stats.entropy,
+        double(successes) / std::max(1u, options.episodesPerUpdate),
+        double(hits) / std::max(1u, options.episodesPerUpdate),
+        std::isnan(validation) ? "" : llvm::formatv(", validation {0:f3}", validation).str());
+
+    if ((u + 1) % options.checkpointEvery == 0 || u + 1 == options.updates) {
+      Progress saved = progress;
+      saved.update = u + 1;
+      if (llvm::Error error = saveModel(network, metadata, checkpoint))
+        return std::move(error);
+      try {
+        torch::save(optimizer, optimizerPath + ".tmp");
+        llvm::sys::fs::rename(optimizerPath + ".tmp", optimizerPath);
+      } catch (const c10::Error &e) {
+        return trainError(llvm::Twine("cannot save the optimizer: ") + e.what_without_backtrace());
+      }
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << toJSON(saved);
+      if (llvm::Error error = writeFileAtomically(progressPath, text))
+        return std::move(error);
+    }
+    if (progress.sinceImprovement >= options.patience) {
+      llvm::errs() << "early stop: validation reward has not improved for "
+                   << options.patience << " validations\n";
+      ++progress.update;
+      break;
+    }
+  }
+
+  // The final model is the best on validation (the last one if never validated).
+  std::string modelPath = options.outDir + "/model.pt";
+  if (llvm::sys::fs::exists(bestPath)) {
+    if (std::error_code ec = llvm::sys::fs::copy_file(bestPath, modelPath))
+      return trainError("cannot write '" + modelPath + "': " + ec.message());
+  } else if (llvm::Error error = saveModel(network, metadata, modelPath)) {
+    return std::move(error);
+  }
+  if (llvm::Error error = writeFileAtomically(options.outDir + "/learning-curve.svg",
+                                              learningCurveSvg(progress.meanRewards,
+                                                               validationPoints)))
+    return std::move(error);
+  result.modelPath = modelPath;
+  result.updates = progress.update;
+  result.bestValidationReward = progress.bestValidation;
+  if (!progress.meanRewards.empty()) {
+    result.firstMeanReward = progress.meanRewards.front();
+    result.lastMeanReward = progress.meanRewards.back();
+  }
+  return result;
+}
+
+} // namespace mqss

@@ -1,0 +1,90 @@
+//===- TrainCommand.cpp - `mqss train`: behaviour cloning, then PPO --------===//
+
+#include "Commands.h"
+
+#include "mqss/Train/Trainer.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace mqss::tool {
+
+cl::SubCommand trainCommand(
+    "train", "Train the policy: behaviour cloning from the baselines, then PPO on measured "
+             "rewards; resumable (rerun the same command after an interruption)");
+static cl::opt<std::string> out("out", cl::desc("Directory for checkpoints, logs and the model"),
+                                cl::Required, cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<unsigned> updates("updates", cl::desc("PPO updates"), cl::init(30),
+                                 cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<unsigned> episodes("episodes", cl::desc("Episodes per update"), cl::init(16),
+                                  cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<std::string> targets("targets", cl::desc("Comma-separated targets"),
+                                    cl::init("x86-avx512,x86-avx2"), cl::sub(trainCommand),
+                                    cl::cat(category()));
+static cl::opt<std::string> kernel("kernel", cl::desc("Train on this kernel only"),
+                                   cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<unsigned> maxKernels("max-kernels", cl::desc("Use at most N train kernels (0: all)"),
+                                    cl::init(0), cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<std::string> size("size", cl::desc("Kernel sizes: smallest, small, medium"),
+                                 cl::init("smallest"), cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<unsigned> bcEpochs("bc-epochs", cl::desc("Behaviour-cloning epochs (0: none)"),
+                                  cl::init(30), cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<unsigned> checkpointEvery("checkpoint-every", cl::desc("Updates between checkpoints"),
+                                         cl::init(2), cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<unsigned> validateEvery("validate-every", cl::desc("Updates between validations"),
+                                       cl::init(5), cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<unsigned> patience("patience", cl::desc("Validations without improvement before stopping"),
+                                  cl::init(3), cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<double> epsilon("epsilon", cl::desc("Initial epsilon-greedy exploration"),
+                               cl::init(0.1), cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed"), cl::init(1), cl::sub(trainCommand),
+                              cl::cat(category()));
+static cl::opt<std::string> db("db", cl::desc("Measurement cache (SQLite)"),
+                               cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<std::string> registry("registry", cl::desc("Benchmark registry"),
+                                     cl::sub(trainCommand), cl::cat(category()));
+
+int trainMain(int argc, char **argv) {
+  TrainOptions options;
+  options.outDir = out;
+  options.updates = updates;
+  options.episodesPerUpdate = episodes;
+  options.targets.clear();
+  for (StringRef target : split(StringRef(targets), ','))
+    if (!target.trim().empty())
+      options.targets.push_back(target.trim().str());
+  options.kernel = kernel;
+  options.maxTrainKernels = maxKernels;
+  options.size = size;
+  options.bcEpochs = bcEpochs;
+  options.checkpointEvery = std::max(1u, checkpointEvery.getValue());
+  options.validateEvery = std::max(1u, validateEvery.getValue());
+  options.patience = patience;
+  options.epsilon = epsilon;
+  options.seed = seed;
+  options.dbPath = db;
+  options.registryPath = registry;
+  // The command identifies a run: rerunning it resumes from its checkpoint.
+  for (int i = 0; i < argc; ++i)
+    options.command += (i ? " " : "") + std::string(i == 0 ? "mqss" : argv[i]);
+
+  auto result = train(options);
+  if (!result) {
+    WithColor::error(errs(), "mqss train") << toString(result.takeError()) << "\n";
+    return 1;
+  }
+  outs() << formatv("{0:2}\n", json::Value(json::Object{
+                                   {"model", result->modelPath},
+                                   {"updates", result->updates},
+                                   {"resumed", result->resumed},
+                                   {"best_validation_reward", result->bestValidationReward},
+                                   {"first_mean_reward", result->firstMeanReward},
+                                   {"last_mean_reward", result->lastMeanReward}}));
+  return 0;
+}
+
+} // namespace mqss::tool
