@@ -1,0 +1,179 @@
+//===- TrainTest.cpp - PPO math, and a short training run that learns -------===//
+
+#include "mqss/Env/Episode.h"
+#include "mqss/Store/Store.h"
+#include "mqss/Suite/Registry.h"
+#include "mqss/Suite/SuiteRun.h"
+#include "mqss/Train/Ppo.h"
+#include "mqss/Train/Trainer.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "gtest/gtest.h"
+
+using namespace mqss;
+
+TEST(Ppo, GaeMatchesHandComputation) {
+  // values [0.5, 0.2], reward 1 at the end, gamma 1, lambda 0.5:
+  // delta1 = 1 - 0.2 = 0.8, A1 = 0.8; delta0 = 0.2 - 0.5 = -0.3,
+  // A0 = -0.3 + 0.5 * 0.8 = 0.1; returns = A + V.
+  std::vector<float> advantages, returns;
+  computeGae({0.5f, 0.2f}, 1.0f, 1.0f, 0.5f, advantages, returns);
+  ASSERT_EQ(advantages.size(), 2u);
+  EXPECT_NEAR(advantages[1], 0.8f, 1e-6);
+  EXPECT_NEAR(advantages[0], 0.1f, 1e-6);
+  EXPECT_NEAR(returns[1], 1.0f, 1e-6);
+  EXPECT_NEAR(returns[0], 0.6f, 1e-6);
+  // gamma discounts the bootstrap: gamma 0.9, lambda 1 gives the discounted
+  // Monte-Carlo advantage.
+  computeGae({0.0f, 0.0f, 0.0f}, 1.0f, 0.9f, 1.0f, advantages, returns);
+  EXPECT_NEAR(advantages[0], 0.81f, 1e-6);
+}
+
+TEST(Ppo, ClippedLossMatchesHandComputation) {
+  configureTorchThreads();
+  // ratio = 0.6 / 0.4 = 1.5: with A = +1 the clip caps it at 1.2; with
+  // A = -1 the unclipped -1.5 is the minimum. Loss = -mean(1.2, -1.5) = 0.15.
+  torch::Tensor newLog = torch::log(torch::tensor({0.6f, 0.6f}));
+  torch::Tensor oldLog = torch::log(torch::tensor({0.4f, 0.4f}));
+  torch::Tensor adv = torch::tensor({1.0f, -1.0f});
+  EXPECT_NEAR(clippedPolicyLoss(newLog, oldLog, adv, 0.2f).item<float>(), 0.15f, 1e-6);
+  // Inside the clip range the surrogate is the plain ratio * A.
+  torch::Tensor near = torch::log(torch::tensor({0.41f}));
+  EXPECT_NEAR(clippedPolicyLoss(near, torch::log(torch::tensor({0.4f})),
+                                torch::tensor({2.0f}), 0.2f)
+                  .item<float>(),
+              -2.0f * 0.41f / 0.4f, 1e-5);
+}
+
+TEST(Ppo, GradientOfTheLossMatchesFiniteDifferences) {
+  configureTorchThreads();
+  torch::Tensor old = torch::tensor({-1.0f, -0.7f, -2.0f}, torch::kFloat64);
+  torch::Tensor adv = torch::tensor({0.5f, -1.3f, 2.0f}, torch::kFloat64);
+  torch::Tensor x = torch::tensor({-0.95f, -0.72f, -2.05f}, torch::kFloat64).requires_grad_();
+  torch::Tensor loss = clippedPolicyLoss(x, old, adv, 0.2f);
+  loss.backward();
+  torch::Tensor analytic = x.grad().clone();
+  for (int i = 0; i < 3; ++i) {
+    double h = 1e-6;
+    torch::Tensor plus = x.detach().clone(), minus = x.detach().clone();
+    plus[i] += h;
+    minus[i] -= h;
+    double numeric = (clippedPolicyLoss(plus, old, adv, 0.2f).item<double>() -
+                      clippedPolicyLoss(minus, old, adv, 0.2f).item<double>()) /
+                     (2 * h);
+    EXPECT_NEAR(analytic[i].item<double>(), numeric, 1e-6) << "component " << i;
+  }
+}
+
+TEST(Ppo, UpdateMovesProbabilityTowardsRewardedActions) {
+  configureTorchThreads();
+  torch::manual_seed(5);
+  ActorCritic network(kNumFeatures, actionCatalog().size());
+  torch::optim::Adam optimizer(network->parameters(), torch::optim::AdamOptions(1e-2));
+  auto policy = createNetworkPolicy(network, currentMetadata());
+  FeatureVector state{};
+  state[3] = 1.0f;
+  std::vector<bool> mask(actionCatalog().size(), false);
+  unsigned good = actionIndex(*lookupAction("loops.tile-32"));
+  unsigned bad = actionIndex(*lookupAction("loops.unroll-8"));
+  mask[good] = mask[bad] = true;
+  double before = policy->decide(state, mask).probabilities[good];
+
+  for (int round = 0; round < 10; ++round) {
+    std::vector<Episode> episodes;
+    for (unsigned action : {good, bad, good, bad}) {
+      Decision d = policy->decide(state, mask);
+      Episode e;
+      EpisodeStep step{state, mask, action, d.probabilities[action], d.value};
+      e.steps.push_back(step);
+      e.reward = action == good ? 1.0 : -1.0;
+      episodes.push_back(e);
+    }
+    ppoUpdate(network, optimizer, episodes, PpoConfig(), 0.0f, round);
+  }
+  double after = policy->decide(state, mask).probabilities[good];
+  EXPECT_NEAR(before, 0.5, 0.05);
+  EXPECT_GT(after, 0.8);
+}
+
+TEST(Reward, DeadbandFailureAndScale) {
+  EXPECT_EQ(rewardFor(RunStatus::Ok, 1.004, 0.005), 0.0);
+  EXPECT_NEAR(rewardFor(RunStatus::Ok, 2.0, 0.005), 0.5, 1e-12); // half the time
+  EXPECT_NEAR(rewardFor(RunStatus::Ok, 0.8, 0.005), -0.25, 1e-12);
+  EXPECT_EQ(rewardFor(RunStatus::WrongOutput, 3.0, 0.005), -1.0);
+  EXPECT_EQ(rewardFor(RunStatus::Ok, 0.1, 0.005), -1.0);
+}
+
+namespace {
+std::string temporaryDirectory(llvm::StringRef prefix) {
+  llvm::SmallString<128> path;
+  EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory(prefix, path));
+  return std::string(path);
+}
+} // namespace
+
+// A short real training run (measured rewards) on two train kernels: the
+// trained policy's greedy episodes must earn clearly more than a random
+// policy's on the same kernels, and rerunning the same command resumes.
+TEST(Training, LearnsAboveRandomAndResumes) {
+  std::string dir = temporaryDirectory("mqss-train");
+  TrainOptions options;
+  options.outDir = dir;
+  options.registryPath = MQSS_BENCHMARKS_DIR "/registry.json";
+  options.maxTrainKernels = 2;
+  options.targets = {"host"};
+  options.updates = 4;
+  options.episodesPerUpdate = 6;
+  options.maxSteps = 6;
+  options.validateEvery = 2;
+  options.checkpointEvery = 1;
+  options.bcEpochs = 40;
+  options.reps = 2;
+  options.minTimeMs = 0;
+  options.dbPath = dir + "/cache.db";
+  options.command = "unit test training";
+  auto result = train(options);
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  EXPECT_FALSE(result->resumed);
+  EXPECT_TRUE(llvm::sys::fs::exists(dir + "/model.pt"));
+  EXPECT_TRUE(llvm::sys::fs::exists(dir + "/log.csv"));
+  EXPECT_TRUE(llvm::sys::fs::exists(dir + "/learning-curve.svg"));
+
+  auto registry = Registry::load(options.registryPath);
+  ASSERT_TRUE(static_cast<bool>(registry));
+  auto entries = registry->select({"train", "", "", "smallest"});
+  ASSERT_TRUE(static_cast<bool>(entries));
+  entries->resize(2);
+  auto store = Store::open(options.dbPath);
+  ASSERT_TRUE(static_cast<bool>(store));
+  auto trained = loadPolicy(dir + "/model.pt");
+  ASSERT_TRUE(static_cast<bool>(trained)) << llvm::toString(trained.takeError());
+  auto random = createRandomPolicy();
+  double trainedReward = 0, randomReward = 0;
+  for (const BenchmarkEntry &entry : *entries) {
+    SuiteRunOptions run;
+    run.reps = 2;
+    run.minTimeMs = 0;
+    RunRequest kernel = requestFor(entry, run);
+    Evaluator evaluator(kernel, store->get());
+    EpisodeOptions greedy;
+    greedy.greedy = true;
+    greedy.maxSteps = 6;
+    trainedReward += runEpisode(kernel, **trained, &evaluator, greedy).reward;
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      EpisodeOptions sampled;
+      sampled.maxSteps = 6;
+      sampled.seed = seed;
+      randomReward += runEpisode(kernel, *random, &evaluator, sampled).reward / 4;
+    }
+  }
+  EXPECT_GT(trainedReward / 2, randomReward / 2 + 0.2)
+      << "trained " << trainedReward / 2 << " vs random " << randomReward / 2;
+
+  // The same command again finds its checkpoint and has nothing left to do.
+  auto again = train(options);
+  ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
+  EXPECT_TRUE(again->resumed);
+  EXPECT_EQ(again->updates, 4u);
+  llvm::sys::fs::remove_directories(dir);
+}
