@@ -90,6 +90,7 @@ TEST(Ppo, UpdateMovesProbabilityTowardsRewardedActions) {
       episodes.push_back(e);
     }
     ppoUpdate(network, optimizer, episodes, PpoConfig(), 0.0f, round);
+    policy = createNetworkPolicy(network, currentMetadata()); // new weights
   }
   double after = policy->decide(state, mask).probabilities[good];
   EXPECT_NEAR(before, 0.5, 0.05);

@@ -2,6 +2,7 @@
 
 #include "mqss/Env/Episode.h"
 
+#include "mqss/Actions/Baselines.h"
 #include "mqss/Actions/Sequence.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
@@ -91,6 +92,59 @@ llvm::json::Object playEpisode(mlir::ModuleOp module, const RunRequest &kernel,
   return llvm::json::Object{{"steps", std::move(steps)}};
 }
 } // namespace
+
+llvm::Expected<std::vector<const Action *>>
+planWithPolicy(mlir::ModuleOp module, Policy &policy, llvm::StringRef target,
+               unsigned maxSteps, std::vector<double> *decisionMicros) {
+  EncoderContext context;
+  context.vectorBits = targetVectorBits(target);
+  context.maxSteps = maxSteps;
+  std::vector<const Action *> plan;
+  for (unsigned step = 0; step < maxSteps; ++step) {
+    auto start = std::chrono::steady_clock::now();
+    IRSummary summary = summarize(module);
+    context.stage = summary.stage();
+    context.step = step;
+    FeatureVector features = encodeFeatures(summary, context);
+    Decision decision = policy.decide(features, legalMask(summary, context.stage));
+    if (decisionMicros)
+      decisionMicros->push_back(std::chrono::duration<double, std::micro>(
+                                    std::chrono::steady_clock::now() - start)
+                                    .count());
+    plan.push_back(decision.action);
+    context.history.push_back(decision.action);
+    if (decision.action->kind == ActionKind::Finish)
+      return plan;
+    if (llvm::Error error = applyAction(module, *decision.action))
+      return std::move(error);
+  }
+  plan.push_back(lookupAction("finish-O3"));
+  return plan;
+}
+
+void usePolicyPipelines(RunRequest &request) {
+  useNamedPipelines(request);
+  PipelineResolver named = request.resolvePipeline;
+  std::string target = request.target;
+  request.resolvePipeline = [named, target](mlir::ModuleOp module, llvm::StringRef spec)
+      -> llvm::Expected<ResolvedPipeline> {
+    llvm::StringRef rest = spec.trim();
+    if (rest != "policy" && !rest.starts_with("policy:"))
+      return named(module, spec);
+    std::string path = rest.consume_front("policy:") ? rest.str() : defaultModelPath();
+    auto policy = loadPolicy(path);
+    if (!policy)
+      return policy.takeError();
+    mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
+    auto plan = planWithPolicy(*scratch, **policy, target, 8);
+    if (!plan)
+      return plan.takeError();
+    auto text = pipelineForActions(*plan);
+    if (!text)
+      return text.takeError();
+    return ResolvedPipeline{*text, llvmOptLevelFor(*plan)};
+  };
+}
 
 Episode runEpisode(const RunRequest &kernel, Policy &policy, Evaluator *evaluator,
                    const EpisodeOptions &options) {

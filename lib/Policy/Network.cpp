@@ -182,10 +182,45 @@ llvm::Expected<std::pair<ActorCritic, ModelMetadata>> loadModel(llvm::StringRef 
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// One dense layer, copied out of the network for single-sample inference.
+struct DenseLayer {
+  std::vector<float> weight; ///< [out][in], row-major
+  std::vector<float> bias;
+  unsigned in = 0, out = 0;
+  void apply(const float *x, float *y, bool tanhActivation) const {
+    for (unsigned o = 0; o < out; ++o) {
+      const float *row = weight.data() + size_t(o) * in;
+      float sum = bias[o];
+      for (unsigned i = 0; i < in; ++i)
+        sum += row[i] * x[i];
+      y[o] = tanhActivation ? std::tanh(sum) : sum;
+    }
+  }
+};
+
+DenseLayer copyLayer(const torch::nn::LinearImpl &linear) {
+  torch::NoGradGuard noGrad;
+  DenseLayer layer;
+  torch::Tensor w = linear.weight.detach().contiguous().to(torch::kFloat32);
+  torch::Tensor b = linear.bias.detach().contiguous().to(torch::kFloat32);
+  layer.out = w.size(0);
+  layer.in = w.size(1);
+  layer.weight.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+  layer.bias.assign(b.data_ptr<float>(), b.data_ptr<float>() + b.numel());
+  return layer;
+}
+
+/// Decisions take one sample at a time: a plain C++ forward pass over a
+/// snapshot of the weights costs a few microseconds, a libtorch call tens.
 class NetworkPolicy final : public Policy {
 public:
-  NetworkPolicy(ActorCritic network, ModelMetadata metadata)
-      : network(std::move(network)), meta(std::move(metadata)) {}
+  NetworkPolicy(ActorCritic network, ModelMetadata metadata) : meta(std::move(metadata)) {
+    for (const auto &child : network->trunk->children())
+      if (auto linear = std::dynamic_pointer_cast<torch::nn::LinearImpl>(child))
+        trunk.push_back(copyLayer(*linear));
+    policyHead = copyLayer(*network->policyHead);
+    valueHead = copyLayer(*network->valueHead);
+  }
 
   Decision decide(const FeatureVector &features, const std::vector<bool> &mask) override {
     Decision decision = evaluate(features, mask);
@@ -207,21 +242,32 @@ public:
 
 private:
   Decision evaluate(const FeatureVector &features, const std::vector<bool> &mask) {
+    float a[256], b[256];
+    const float *x = features.data();
+    float *y = a;
+    for (const DenseLayer &layer : trunk) {
+      layer.apply(x, y, /*tanhActivation=*/true);
+      x = y;
+      y = (y == a) ? b : a;
+    }
+    std::vector<float> logits(policyHead.out);
+    policyHead.apply(x, logits.data(), false);
+    float value = 0;
+    valueHead.apply(x, &value, false);
+
     Decision decision;
-    torch::NoGradGuard noGrad;
-    torch::Tensor input = torch::from_blob(const_cast<float *>(features.data()),
-                                           {1, static_cast<long>(features.size())},
-                                           torch::kFloat32);
-    auto [logits, value] = network->forward(input);
-    std::vector<uint8_t> maskBytes(mask.begin(), mask.end());
-    torch::Tensor maskTensor =
-        torch::from_blob(maskBytes.data(), {1, static_cast<long>(maskBytes.size())},
-                         torch::kUInt8)
-            .to(torch::kBool);
-    torch::Tensor probabilities = torch::softmax(maskLogits(logits, maskTensor), -1);
-    decision.probabilities.assign(probabilities.data_ptr<float>(),
-                                  probabilities.data_ptr<float>() + probabilities.numel());
-    decision.value = value.item<float>();
+    decision.value = value;
+    decision.probabilities.assign(logits.size(), 0.0f);
+    float maxLogit = -std::numeric_limits<float>::infinity();
+    for (size_t i = 0; i < logits.size(); ++i)
+      if (mask[i])
+        maxLogit = std::max(maxLogit, logits[i]);
+    double total = 0;
+    for (size_t i = 0; i < logits.size(); ++i)
+      if (mask[i])
+        total += decision.probabilities[i] = std::exp(logits[i] - maxLogit);
+    for (float &p : decision.probabilities)
+      p = total > 0 ? static_cast<float>(p / total) : 0.0f;
     return decision;
   }
 
@@ -231,7 +277,8 @@ private:
     return decision;
   }
 
-  ActorCritic network;
+  std::vector<DenseLayer> trunk;
+  DenseLayer policyHead, valueHead;
   ModelMetadata meta;
 };
 } // namespace

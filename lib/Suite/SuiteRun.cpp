@@ -2,7 +2,7 @@
 
 #include "mqss/Suite/SuiteRun.h"
 
-#include "mqss/Actions/Baselines.h"
+#include "mqss/Env/Episode.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,7 +30,7 @@ RunRequest requestFor(const BenchmarkEntry &entry, const SuiteRunOptions &option
   request.pipeline = forEntry(options.pipeline);
   if (options.baseline)
     request.baseline = forEntry(*options.baseline);
-  useNamedPipelines(request);
+  usePolicyPipelines(request);
   request.target = options.target;
   request.inputs.seed = options.seed;
   request.inputs.shapes = entry.shapes;

@@ -27,6 +27,9 @@ int featuresMain();
 extern llvm::cl::SubCommand searchCommand;
 int searchMain();
 
+extern llvm::cl::SubCommand evaluateCommand;
+int evaluateMain();
+
 extern llvm::cl::SubCommand trainCommand;
 int trainMain(int argc, char **argv);
 

@@ -3,6 +3,7 @@
 #include "Commands.h"
 
 #include "mqss/Actions/Baselines.h"
+#include "mqss/Env/Episode.h"
 #include "mqss/Runtime/Harness.h"
 #include "mqss/Runtime/Target.h"
 
@@ -26,7 +27,8 @@ static cl::opt<std::string> pipeline(
     "pipeline",
     cl::desc("Pass pipeline in mlir-opt's --pass-pipeline syntax, with or "
              "without the outer builtin.module(...); or a name: `naive` (no "
-             "transformation), `default`, `expert:<family>`, `actions:a,b,c`"),
+             "transformation), `default`, `expert:<family>`, `actions:a,b,c`, "
+             "`plan:a,b,c`, `policy` (the shipped model) or `policy:MODEL`"),
     cl::init("naive"), cl::sub(runCommand), cl::cat(category()));
 static cl::opt<std::string> baseline(
     "baseline",
@@ -89,7 +91,7 @@ int runMain() {
   for (const std::string &spec : {request.pipeline, request.baseline.value_or("")})
     if (Error error = validateNamedPipeline(spec))
       return usageError(toString(std::move(error)));
-  useNamedPipelines(request);
+  usePolicyPipelines(request);
   if (auto resolved = resolveTarget(target); !resolved)
     return usageError(toString(resolved.takeError()));
   request.target = target;

@@ -53,6 +53,18 @@ struct EpisodeOptions {
   std::vector<const Action *> forcedActions;
 };
 
+/// Plans a sequence with \p policy on \p module in-process (greedy, as a
+/// deployed selector decides), applying each action. The caller isolates
+/// it (the measurement child does). \p decisionMicros receives the time of
+/// each decision (features + inference).
+llvm::Expected<std::vector<const Action *>>
+planWithPolicy(mlir::ModuleOp module, Policy &policy, llvm::StringRef target,
+               unsigned maxSteps, std::vector<double> *decisionMicros = nullptr);
+
+/// Installs a resolver that knows `policy` (the shipped model), `policy:PATH`
+/// and every name useNamedPipelines knows.
+void usePolicyPipelines(RunRequest &request);
+
 /// The reward for a measured speedup over default (see the file comment).
 double rewardFor(RunStatus status, double speedup, double deadband);
 

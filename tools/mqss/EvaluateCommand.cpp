@@ -1,0 +1,70 @@
+//===- EvaluateCommand.cpp - `mqss evaluate`: the policy vs the baselines --===//
+
+#include "Commands.h"
+
+#include "mqss/Train/Evaluate.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace mqss::tool {
+
+cl::SubCommand evaluateCommand(
+    "evaluate", "Measure the policy against naive, default, expert and a random-search "
+                "oracle on a split; Markdown, JSON and an HTML page");
+static cl::opt<std::string> split("split", cl::desc("train, validation or test"),
+                                  cl::init("test"), cl::sub(evaluateCommand), cl::cat(category()));
+static cl::opt<std::string> model("model", cl::desc("Model file (default: the shipped one)"),
+                                  cl::sub(evaluateCommand), cl::cat(category()));
+static cl::opt<std::string> targets("target", cl::desc("Targets, comma-separated"),
+                                    cl::init("host"), cl::sub(evaluateCommand), cl::cat(category()));
+static cl::opt<std::string> size("size", cl::desc("Module sizes: smallest, small, medium"),
+                                 cl::init("smallest"), cl::sub(evaluateCommand), cl::cat(category()));
+static cl::opt<std::string> kernel("kernel", cl::desc("Only this kernel"),
+                                   cl::sub(evaluateCommand), cl::cat(category()));
+static cl::opt<unsigned> oracle("oracle-budget", cl::desc("Random-search evaluations per module"),
+                                cl::init(10), cl::sub(evaluateCommand), cl::cat(category()));
+static cl::opt<std::string> outDir("out", cl::desc("Write evaluation.md/.json/.html here"),
+                                   cl::sub(evaluateCommand), cl::cat(category()));
+static cl::opt<std::string> db("db", cl::desc("Measurement cache"), cl::sub(evaluateCommand),
+                               cl::cat(category()));
+static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::sub(evaluateCommand),
+                          cl::cat(category()));
+
+int evaluateMain() {
+  EvaluateOptions options;
+  options.split = split;
+  options.modelPath = model;
+  options.targets.clear();
+  SmallVector<StringRef> names;
+  StringRef(targets).split(names, ',', -1, false);
+  for (StringRef t : names)
+    options.targets.push_back(t.trim().str());
+  options.size = size;
+  options.kernel = kernel;
+  options.oracleBudget = oracle;
+  options.outDir = outDir;
+  options.dbPath = db;
+  auto report = evaluatePolicy(options);
+  if (!report) {
+    WithColor::error(errs(), "mqss evaluate") << toString(report.takeError()) << "\n";
+    return 1;
+  }
+  if (json) {
+    outs() << formatv("{0:2}\n", *report);
+    return 0;
+  }
+  const json::Object &g = *report->getAsObject()->getObject("geomean");
+  outs() << formatv("geomean over default: policy {0:f3}x, guarded {1:f3}x, expert {2:f3}x, "
+                    "oracle {3:f3}x; policy over expert {4:f3}x; decision p50 {5:f1} us\n",
+                    *g.getNumber("policy_vs_default"), *g.getNumber("guarded_vs_default"),
+                    *g.getNumber("expert_vs_default"), *g.getNumber("oracle_vs_default"),
+                    *g.getNumber("policy_vs_expert"),
+                    *report->getAsObject()->getNumber("decision_us_p50"));
+  return 0;
+}
+
+} // namespace mqss::tool
