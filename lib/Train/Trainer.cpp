@@ -283,8 +283,10 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
       }
       if (best.reward > -2)
         demonstrations.push_back(std::move(best));
-      llvm::errs() << llvm::formatv("\rbehaviour cloning: {0}/{1} demonstrations",
-                                    demonstrations.size(), tasks.size());
+      static const bool terminal = isatty(2);
+      if (terminal)
+        llvm::errs() << llvm::formatv("\rbehaviour cloning: {0}/{1} demonstrations",
+                                      demonstrations.size(), tasks.size());
     }
     float loss = behaviourCloning(network, optimizer, demonstrations, options.bcEpochs,
                                   options.seed);
