@@ -2,6 +2,8 @@
 
 #include "mqss/Train/Ppo.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <algorithm>
 #include <numeric>
 #include <random>
@@ -89,6 +91,20 @@ evaluateActions(ActorCritic &network, const torch::Tensor &features, const torch
       -(probs * logProbs.masked_fill(masks.logical_not(), 0.0)).sum(-1).mean();
   return {chosen, entropy, values};
 }
+/// Calls \p body with the indices of each shuffled minibatch of each epoch.
+void forEachMinibatch(int64_t size, unsigned epochs, unsigned minibatch, uint64_t seed,
+                      llvm::function_ref<void(unsigned epoch, const torch::Tensor &)> body) {
+  std::mt19937_64 rng(seed);
+  std::vector<int64_t> order(size);
+  std::iota(order.begin(), order.end(), 0);
+  for (unsigned epoch = 0; epoch < epochs; ++epoch) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (int64_t start = 0; start < size; start += minibatch) {
+      int64_t end = std::min<int64_t>(start + minibatch, size);
+      body(epoch, torch::from_blob(order.data() + start, {end - start}, torch::kInt64).clone());
+    }
+  }
+}
 } // namespace
 
 PpoStats ppoUpdate(ActorCritic &network, torch::optim::Optimizer &optimizer,
@@ -103,43 +119,33 @@ PpoStats ppoUpdate(ActorCritic &network, torch::optim::Optimizer &optimizer,
     advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8);
 
   network->train();
-  std::mt19937_64 rng(seed);
-  std::vector<int64_t> order(batch.size);
-  std::iota(order.begin(), order.end(), 0);
   unsigned updates = 0;
-  for (unsigned epoch = 0; epoch < config.epochs; ++epoch) {
-    std::shuffle(order.begin(), order.end(), rng);
-    for (int64_t start = 0; start < batch.size; start += config.minibatch) {
-      int64_t end = std::min<int64_t>(start + config.minibatch, batch.size);
-      torch::Tensor index =
-          torch::from_blob(order.data() + start, {end - start}, torch::kInt64).clone();
-      auto [logProbs, entropy, values] =
-          evaluateActions(network, batch.features.index_select(0, index),
-                          batch.masks.index_select(0, index),
-                          batch.actions.index_select(0, index));
-      torch::Tensor old = batch.oldLogProbs.index_select(0, index);
-      torch::Tensor adv = advantages.index_select(0, index);
-      torch::Tensor policyLoss = clippedPolicyLoss(logProbs, old, adv, config.clip);
-      torch::Tensor valueLoss =
-          torch::mse_loss(values, batch.returns.index_select(0, index));
-      torch::Tensor loss =
-          policyLoss + config.valueCoef * valueLoss - entropyCoef * entropy;
-      optimizer.zero_grad();
-      loss.backward();
-      torch::nn::utils::clip_grad_norm_(network->parameters(), config.maxGradNorm);
-      optimizer.step();
+  forEachMinibatch(batch.size, config.epochs, config.minibatch, seed,
+                   [&](unsigned, const torch::Tensor &index) {
+    auto [logProbs, entropy, values] =
+        evaluateActions(network, batch.features.index_select(0, index),
+                        batch.masks.index_select(0, index),
+                        batch.actions.index_select(0, index));
+    torch::Tensor old = batch.oldLogProbs.index_select(0, index);
+    torch::Tensor adv = advantages.index_select(0, index);
+    torch::Tensor policyLoss = clippedPolicyLoss(logProbs, old, adv, config.clip);
+    torch::Tensor valueLoss = torch::mse_loss(values, batch.returns.index_select(0, index));
+    torch::Tensor loss = policyLoss + config.valueCoef * valueLoss - entropyCoef * entropy;
+    optimizer.zero_grad();
+    loss.backward();
+    torch::nn::utils::clip_grad_norm_(network->parameters(), config.maxGradNorm);
+    optimizer.step();
 
-      torch::NoGradGuard noGrad;
-      torch::Tensor ratio = torch::exp(logProbs - old);
-      stats.policyLoss += policyLoss.item<float>();
-      stats.valueLoss += valueLoss.item<float>();
-      stats.entropy += entropy.item<float>();
-      stats.approxKl += (old - logProbs).mean().item<float>();
-      stats.clipFraction +=
-          ((ratio - 1.0).abs() > config.clip).to(torch::kFloat32).mean().item<float>();
-      ++updates;
-    }
-  }
+    torch::NoGradGuard noGrad;
+    torch::Tensor ratio = torch::exp(logProbs - old);
+    stats.policyLoss += policyLoss.item<float>();
+    stats.valueLoss += valueLoss.item<float>();
+    stats.entropy += entropy.item<float>();
+    stats.approxKl += (old - logProbs).mean().item<float>();
+    stats.clipFraction +=
+        ((ratio - 1.0).abs() > config.clip).to(torch::kFloat32).mean().item<float>();
+    ++updates;
+  });
   network->eval();
   if (updates) {
     stats.policyLoss /= updates;
@@ -159,32 +165,28 @@ float behaviourCloning(ActorCritic &network, torch::optim::Optimizer &optimizer,
   if (batch.size == 0)
     return 0;
   network->train();
-  std::mt19937_64 rng(seed);
-  std::vector<int64_t> order(batch.size);
-  std::iota(order.begin(), order.end(), 0);
-  float last = 0;
-  for (unsigned epoch = 0; epoch < epochs; ++epoch) {
-    std::shuffle(order.begin(), order.end(), rng);
-    float total = 0;
-    unsigned count = 0;
-    for (int64_t start = 0; start < batch.size; start += config.minibatch) {
-      int64_t end = std::min<int64_t>(start + config.minibatch, batch.size);
-      torch::Tensor index =
-          torch::from_blob(order.data() + start, {end - start}, torch::kInt64).clone();
-      auto [logProbs, entropy, values] =
-          evaluateActions(network, batch.features.index_select(0, index),
-                          batch.masks.index_select(0, index),
-                          batch.actions.index_select(0, index));
-      torch::Tensor loss = -logProbs.mean() +
-                           config.valueCoef * torch::mse_loss(values, batch.returns.index_select(0, index));
-      optimizer.zero_grad();
-      loss.backward();
-      optimizer.step();
-      total += loss.item<float>();
-      ++count;
+  float last = 0, total = 0;
+  unsigned count = 0, currentEpoch = 0;
+  forEachMinibatch(batch.size, epochs, config.minibatch, seed,
+                   [&](unsigned epoch, const torch::Tensor &index) {
+    if (epoch != currentEpoch) { // report the last epoch's mean loss
+      currentEpoch = epoch;
+      total = 0;
+      count = 0;
     }
-    last = total / std::max(1u, count);
-  }
+    auto [logProbs, entropy, values] =
+        evaluateActions(network, batch.features.index_select(0, index),
+                        batch.masks.index_select(0, index),
+                        batch.actions.index_select(0, index));
+    torch::Tensor loss =
+        -logProbs.mean() +
+        config.valueCoef * torch::mse_loss(values, batch.returns.index_select(0, index));
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+    total += loss.item<float>();
+    last = total / ++count;
+  });
   network->eval();
   return last;
 }
