@@ -28,6 +28,18 @@ CREATE TABLE IF NOT EXISTS measurements (
   created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
   PRIMARY KEY (ir_hash, target, seed)
 );
+CREATE TABLE IF NOT EXISTS trajectories (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kernel TEXT NOT NULL,
+  target TEXT NOT NULL,
+  policy TEXT NOT NULL,
+  actions TEXT NOT NULL,
+  status TEXT NOT NULL,
+  reward REAL,
+  speedup REAL,
+  steps TEXT,
+  created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
 )sql";
 
 std::string Store::defaultPath() {
@@ -126,13 +138,34 @@ llvm::Error Store::putMeasurement(const CachedMeasurement &m) {
   return llvm::Error::success();
 }
 
-llvm::Expected<int64_t> Store::countMeasurements() {
+static llvm::Expected<int64_t> countRows(sqlite3 *db, const char *table) {
   Statement s;
-  if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM measurements", -1, &s.stmt, nullptr) !=
-          SQLITE_OK ||
+  std::string sql = std::string("SELECT COUNT(*) FROM ") + table;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s.stmt, nullptr) != SQLITE_OK ||
       sqlite3_step(s.stmt) != SQLITE_ROW)
-    return sqliteError(db, "cannot count measurements");
+    return sqliteError(db, llvm::Twine("cannot count ") + table);
   return sqlite3_column_int64(s.stmt, 0);
+}
+
+llvm::Expected<int64_t> Store::countMeasurements() { return countRows(db, "measurements"); }
+
+llvm::Expected<int64_t> Store::countTrajectories() { return countRows(db, "trajectories"); }
+
+llvm::Error Store::putTrajectory(const TrajectoryRecord &t) {
+  Statement s;
+  const char *sql = "INSERT INTO trajectories (kernel, target, policy, actions, status, reward, "
+                    "speedup, steps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+  if (sqlite3_prepare_v2(db, sql, -1, &s.stmt, nullptr) != SQLITE_OK)
+    return sqliteError(db, "cannot store a trajectory");
+  const std::string *texts[] = {&t.kernel, &t.target, &t.policy, &t.actions, &t.status};
+  for (int i = 0; i < 5; ++i)
+    sqlite3_bind_text(s.stmt, i + 1, texts[i]->c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_double(s.stmt, 6, t.reward);
+  sqlite3_bind_double(s.stmt, 7, t.speedup);
+  sqlite3_bind_text(s.stmt, 8, t.stepsJson.c_str(), -1, SQLITE_TRANSIENT);
+  if (sqlite3_step(s.stmt) != SQLITE_DONE)
+    return sqliteError(db, "cannot store a trajectory");
+  return llvm::Error::success();
 }
 
 } // namespace mqss

@@ -4,6 +4,7 @@
 
 #include "mqss/Actions/Baselines.h"
 #include "mqss/Env/Episode.h"
+#include "mqss/Env/Search.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/Runtime/Sandbox.h"
@@ -232,52 +233,61 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
   auto policy = [&]() { return createNetworkPolicy(network, metadata); };
   auto evaluatorFor = [&](const Task &task) { return Evaluator(task.kernel, store->get()); };
 
-  // Behaviour cloning from the better of `default` and the family's expert,
-  // per kernel and target: the best sequences known before any search.
+  // Behaviour cloning from the best sequence known per kernel and target:
+  // default's, the family expert's, or one found by search.
   if (!result.resumed && options.bcEpochs > 0) {
     std::vector<Episode> demonstrations;
     for (const Task &task : tasks) {
       Episode best;
       best.reward = -2;
-      for (llvm::StringRef spec : {llvm::StringRef("default"),
-                                   llvm::StringRef("expert:" + task.entry.family)}) {
-        EpisodeOptions replay;
-        replay.maxSteps = options.maxSteps;
-        replay.seed = options.seed;
-        auto scratchPolicy = createRandomPolicy();
-        // The expert's plan is recomputed inside the episode child via the
-        // planner, which applies the same masks the policy sees.
-        auto sequence = [&]() -> std::vector<const Action *> {
-          std::vector<const Action *> actions;
-          SandboxLimits limits;
-          auto outcome = runSandboxed(limits, [&](SandboxChannel &channel) -> int {
-            auto context = createContext();
-            registerPasses();
-            auto module = loadModuleFile(*context, task.kernel.inputPath);
-            if (!module)
-              return 1;
-            auto actionsPlanned = spec == "default" ? planDefault(**module)
-                                                     : planExpert(**module, task.entry.family);
-            if (!actionsPlanned) {
-              llvm::consumeError(actionsPlanned.takeError());
-              return 1;
-            }
-            channel.send(joinActionNames(*actionsPlanned));
-            return 0;
-          });
-          if (outcome && outcome->exitCode == 0 && outcome->messages.size() >= 2)
-            if (auto parsed = parseActionList(outcome->messages.back()))
-              actions = *parsed;
-          return actions;
-        }();
+      // Candidate sequences: default's and the expert's plans on this kernel
+      // (planned in a child with the masks the policy sees), and the best a
+      // random search found when --bc-search-budget is given.
+      std::vector<std::vector<const Action *>> candidates;
+      for (const std::string &spec : {std::string("default"), "expert:" + task.entry.family}) {
+        SandboxLimits limits;
+        auto outcome = runSandboxed(limits, [&](SandboxChannel &channel) -> int {
+          auto context = createContext();
+          registerPasses();
+          auto module = loadModuleFile(*context, task.kernel.inputPath);
+          if (!module)
+            return 1;
+          llvm::StringRef family = llvm::StringRef(spec).drop_front(7);
+          auto planned = spec == "default" ? planDefault(**module) : planExpert(**module, family);
+          if (!planned) {
+            llvm::consumeError(planned.takeError());
+            return 1;
+          }
+          channel.send(joinActionNames(*planned));
+          return 0;
+        });
+        if (outcome && outcome->end == SandboxOutcome::End::Exited && outcome->exitCode == 0 &&
+            outcome->messages.size() >= 2)
+          if (auto parsed = parseActionList(outcome->messages.back()))
+            candidates.push_back(*parsed);
+      }
+      if (options.bcSearchBudget > 0) {
+        Evaluator evaluator = evaluatorFor(task);
+        SearchOptions search;
+        search.budget = options.bcSearchBudget;
+        search.maxLength = options.maxSteps - 1;
+        search.seed = options.seed;
+        SearchResult found = runSearch(evaluator, task.kernel, search, nullptr);
+        if (!found.bestActions.empty())
+          candidates.push_back(found.bestActions);
+      }
+      auto replayPolicy = createRandomPolicy();
+      for (const std::vector<const Action *> &sequence : candidates) {
         if (sequence.empty())
           continue;
+        EpisodeOptions replay;
+        replay.seed = options.seed;
         replay.forcedActions = sequence;
         if (sequence.back()->kind != ActionKind::Finish)
           replay.forcedActions.push_back(lookupAction("finish-O3"));
         replay.maxSteps = replay.forcedActions.size();
         Evaluator evaluator = evaluatorFor(task);
-        Episode episode = runEpisode(task.kernel, *scratchPolicy, &evaluator, replay);
+        Episode episode = runEpisode(task.kernel, *replayPolicy, &evaluator, replay);
         if (episode.status == RunStatus::Ok && episode.reward > best.reward)
           best = std::move(episode);
       }

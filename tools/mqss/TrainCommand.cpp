@@ -33,6 +33,10 @@ static cl::opt<std::string> size("size", cl::desc("Kernel sizes: smallest, small
                                  cl::init("smallest"), cl::sub(trainCommand), cl::cat(category()));
 static cl::opt<unsigned> bcEpochs("bc-epochs", cl::desc("Behaviour-cloning epochs (0: none)"),
                                   cl::init(30), cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<unsigned> bcSearch("bc-search-budget",
+                                  cl::desc("Random-search evaluations per kernel and target whose "
+                                           "best sequence joins the demonstrations (0: none)"),
+                                  cl::init(0), cl::sub(trainCommand), cl::cat(category()));
 static cl::opt<unsigned> checkpointEvery("checkpoint-every", cl::desc("Updates between checkpoints"),
                                          cl::init(2), cl::sub(trainCommand), cl::cat(category()));
 static cl::opt<unsigned> validateEvery("validate-every", cl::desc("Updates between validations"),
@@ -61,6 +65,7 @@ int trainMain(int argc, char **argv) {
   options.maxTrainKernels = maxKernels;
   options.size = size;
   options.bcEpochs = bcEpochs;
+  options.bcSearchBudget = bcSearch;
   options.checkpointEvery = std::max(1u, checkpointEvery.getValue());
   options.validateEvery = std::max(1u, validateEvery.getValue());
   options.patience = patience;

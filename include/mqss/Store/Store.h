@@ -31,6 +31,18 @@ struct CachedMeasurement {
   std::string pipeline;      ///< what produced it (for replay)
 };
 
+/// One episode as collected for training.
+struct TrajectoryRecord {
+  std::string kernel;   ///< registry name or file
+  std::string target;
+  std::string policy;   ///< "random", "epsilon:0.1:MODEL", ...
+  std::string actions;  ///< comma-separated action names
+  std::string status;
+  double reward = 0;
+  double speedup = 0;
+  std::string stepsJson; ///< per step: features, mask, action, probability
+};
+
 class Store {
 public:
   /// Opens (creating if needed) the database at \p path, with WAL journaling
@@ -44,6 +56,9 @@ public:
   lookupMeasurement(llvm::StringRef irHash, llvm::StringRef target, uint64_t seed);
   llvm::Error putMeasurement(const CachedMeasurement &measurement);
   llvm::Expected<int64_t> countMeasurements();
+
+  llvm::Error putTrajectory(const TrajectoryRecord &trajectory);
+  llvm::Expected<int64_t> countTrajectories();
 
   sqlite3 *handle() { return db; }
 

@@ -23,6 +23,7 @@ struct TrainOptions {
   unsigned validateEvery = 5;
   unsigned patience = 3;       ///< validations without improvement before stopping
   unsigned bcEpochs = 30;      ///< 0: no behaviour-cloning warm start
+  unsigned bcSearchBudget = 0; ///< random-search evaluations per task for demonstrations
   double epsilon = 0.1;        ///< decays linearly to 0.02
   uint64_t seed = 1;
   std::string dbPath;          ///< measurement cache; empty: default

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# kill -9 during `mqss train`, then rerun the same command: it must resume
+# from the last checkpoint and finish. Usage: kill-resume.sh MQSS DIR REGISTRY
+set -u
+mqss=$1 dir=$2 registry=$3
+rm -rf "$dir"
+train() {
+  "$mqss" train --out="$dir" --registry="$registry" --kernel=mm --targets=host \
+    --updates=6 --episodes=2 --checkpoint-every=1 --validate-every=3 --bc-epochs=5 \
+    --db="$dir.db"
+}
+train > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+  [ -f "$dir/progress.json" ] && break
+  sleep 0.1
+done
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+[ -f "$dir/progress.json" ] || { echo "no checkpoint was written"; exit 1; }
+echo "killed after $(grep -o '"update":[0-9]*' "$dir/progress.json")"
+train
