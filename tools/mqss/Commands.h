@@ -27,6 +27,9 @@ int featuresMain();
 extern llvm::cl::SubCommand searchCommand;
 int searchMain();
 
+extern llvm::cl::SubCommand selectCommand;
+int selectMain();
+
 extern llvm::cl::SubCommand collectCommand;
 int collectMain();
 

@@ -31,6 +31,7 @@ int main(int argc, char **argv) {
       "  mqss apply FILE --actions=a,b,c [--emit=...]    apply a sequence of actions\n"
       "  mqss features FILE [--json]                     the policy's view of a module\n"
       "  mqss search FILE --strategy=random|greedy|beam  search with real measurements\n"
+      "  mqss select FILE [--emit=pipeline|mlir|json]    the policy's pipeline for a module\n"
       "  mqss collect [--split=train] [--workers=N]      trajectories into the store\n"
       "  mqss train --out=DIR [--updates=N]              train the policy (BC, then PPO)\n"
       "  mqss evaluate [--split=test] [--model=M]        the policy against the baselines\n\n"
@@ -48,6 +49,8 @@ int main(int argc, char **argv) {
     return mqss::tool::featuresMain();
   if (mqss::tool::searchCommand)
     return mqss::tool::searchMain();
+  if (mqss::tool::selectCommand)
+    return mqss::tool::selectMain();
   if (mqss::tool::collectCommand)
     return mqss::tool::collectMain();
   if (mqss::tool::evaluateCommand)
