@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 
+#include "mqss/Runtime/Target.h"
 #include "mqss/Train/Collect.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -49,6 +50,11 @@ int collectMain() {
   StringRef(targets).split(names, ',', -1, false);
   for (StringRef t : names)
     options.targets.push_back(t.trim().str());
+  for (const std::string &target : options.targets)
+    if (auto resolved = resolveTarget(target); !resolved) {
+      WithColor::error(errs(), "mqss collect") << toString(resolved.takeError()) << "\n";
+      return 2;
+    }
   options.episodesPerTask = episodes;
   options.modelPath = model;
   options.epsilon = epsilon;

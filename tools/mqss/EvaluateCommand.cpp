@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 
+#include "mqss/Runtime/Target.h"
 #include "mqss/Train/Evaluate.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -43,6 +44,11 @@ int evaluateMain() {
   StringRef(targets).split(names, ',', -1, false);
   for (StringRef t : names)
     options.targets.push_back(t.trim().str());
+  for (const std::string &target : options.targets)
+    if (auto resolved = resolveTarget(target); !resolved) {
+      WithColor::error(errs(), "mqss evaluate") << toString(resolved.takeError()) << "\n";
+      return 2;
+    }
   options.size = size;
   options.kernel = kernel;
   options.oracleBudget = oracle;

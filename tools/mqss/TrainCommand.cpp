@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 
+#include "mqss/Runtime/Target.h"
 #include "mqss/Train/Trainer.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -61,6 +62,11 @@ int trainMain(int argc, char **argv) {
   for (StringRef target : split(StringRef(targets), ','))
     if (!target.trim().empty())
       options.targets.push_back(target.trim().str());
+  for (const std::string &target : options.targets)
+    if (auto resolved = resolveTarget(target); !resolved) {
+      WithColor::error(errs(), "mqss train") << toString(resolved.takeError()) << "\n";
+      return 2;
+    }
   options.kernel = kernel;
   options.maxTrainKernels = maxKernels;
   options.size = size;
