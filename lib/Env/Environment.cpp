@@ -11,6 +11,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/xxhash.h"
 
 #include <random>
 
@@ -133,6 +134,16 @@ randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength) {
 
 Evaluator::Evaluator(RunRequest kernel, Store *store)
     : kernel(std::move(kernel)), store(store) {
+  std::string inputs;
+  for (const auto &[arg, sizes] : this->kernel.inputs.shapes) {
+    inputs += arg + "=";
+    for (int64_t size : sizes)
+      inputs += std::to_string(size) + "x";
+  }
+  for (const auto &[arg, value] : this->kernel.inputs.scalars)
+    inputs += arg + ":" + std::to_string(value);
+  if (!inputs.empty())
+    inputsKey = llvm::formatv("-i{0:x8}", llvm::xxh3_64bits(inputs)).str();
   this->kernel.baseline = "default";
   useNamedPipelines(this->kernel);
 }
@@ -154,7 +165,8 @@ Evaluation Evaluator::evaluate(llvm::ArrayRef<const Action *> actions) {
     result.message = lowered.message;
     return result;
   }
-  result.loweredIrHash = lowered.candidate.loweredIrHash;
+  // The same code on other sizes or scalar values is another measurement.
+  result.loweredIrHash = lowered.candidate.loweredIrHash + inputsKey;
   if (store) {
     auto cached = store->lookupMeasurement(result.loweredIrHash, kernel.target,
                                            kernel.inputs.seed);

@@ -2,6 +2,8 @@
 
 #include "mqss/Runtime/Buffers.h"
 
+#include "mqss/Runtime/Sandbox.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -266,9 +268,14 @@ MemRefBuffer::MemRefBuffer(ElementKind element, std::vector<int64_t> sizes,
   for (size_t d = 0; d < rank; ++d)
     extent += (shapeSizes[d] - 1) * strides[d];
   numElements = empty ? 0 : extent;
-  size_t bytes = std::max<size_t>(numElements * elementByteSize(element), 64);
+  size_t width = elementByteSize(element);
+  if (numElements > (SIZE_MAX - 64) / width)
+    exitChildOutOfMemory(); // no address space holds it
+  size_t bytes = std::max<size_t>(numElements * width, 64);
   bytes = (bytes + 63) / 64 * 64;
   storage.reset(static_cast<uint8_t *>(std::aligned_alloc(64, bytes)));
+  if (!storage)
+    exitChildOutOfMemory(); // the inputs alone exceed the memory limit
   std::memset(storage.get(), 0, bytes);
 
   descriptorWords.resize(3 + 2 * rank);
@@ -447,7 +454,9 @@ static void readStorage(const uint8_t *data, size_t count, ElementKind element,
 
 void KernelArguments::readArguments(std::vector<OutputArray> &outputs) const {
   for (auto [index, arg] : llvm::enumerate(args)) {
-    if (!arg.buffer)
+    // Tensors are values: whether bufferization reuses an argument's buffer
+    // in place is the pipeline's business, not an output.
+    if (!arg.buffer || arg.spec->kind == ValueSpec::Kind::Tensor)
       continue;
     OutputArray out;
     out.name = llvm::formatv("arg{0}", index).str();

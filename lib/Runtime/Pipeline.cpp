@@ -89,67 +89,84 @@ static llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
   return llvm::Error::success();
 }
 
-/// Loads a transform library file into the context's transform dialect,
-/// unless its named sequences are already there: the upstream preload pass
-/// fails with "doubly defined symbol" when a context sees a library twice
-/// (a candidate and a baseline using the same schedules, or an action
-/// sequence applied step by step).
-static llvm::Error preloadLibraryOnce(MLIRContext &context, llvm::StringRef path) {
-  DiagnosticCollector diagnostics(context);
-  ParserConfig config(&context);
-  OwningOpRef<ModuleOp> library = parseSourceFile<ModuleOp>(path, config);
-  if (!library)
-    return pipelineError(PipelineFailure::Invalid,
-                         "cannot load the transform library '" + path + "':\n" +
-                             diagnostics.take());
-  auto *dialect = context.getOrLoadDialect<transform::TransformDialect>();
-  if (ModuleOp loaded = dialect->getLibraryModule()) {
-    bool present = false;
-    for (auto sequence : library->getOps<transform::NamedSequenceOp>()) {
-      present = SymbolTable::lookupSymbolIn(loaded, sequence.getSymName()) != nullptr;
-      break;
-    }
-    if (present)
-      return llvm::Error::success();
-  }
-  if (failed(dialect->loadIntoLibraryModule(std::move(library))))
-    return pipelineError(PipelineFailure::Invalid,
-                         "cannot load the transform library '" + path + "':\n" +
-                             diagnostics.take());
-  return llvm::Error::success();
-}
+/// A leading transform-preload-library element is handled here rather than
+/// by the upstream pass, which loads into a library shared by the whole
+/// context: there a candidate's and a baseline's schedules (both named
+/// @__transform_main, as user schedules are) would collide, and a library
+/// cannot be loaded twice. Instead the library's sequences are spliced into
+/// the module being transformed for this one pipeline run; the interpreter
+/// looks for its entry point in the payload first. The result is the same
+/// as with the upstream preload, so printed pipelines stay pasteable.
+struct SplicedLibraries {
+  std::string rest;                      ///< the pipeline after the preloads
+  std::vector<OwningOpRef<ModuleOp>> libraries;
+};
 
-/// Handles a leading transform-preload-library element itself (see
-/// preloadLibraryOnce) and returns the rest of the pipeline.
-static llvm::Expected<std::string> takePreloads(MLIRContext &context,
-                                                llvm::StringRef pipeline) {
+static llvm::Expected<SplicedLibraries> takePreloads(MLIRContext &context,
+                                                     llvm::StringRef pipeline) {
   static constexpr llvm::StringLiteral prefix =
       "transform-preload-library{transform-library-paths=";
+  SplicedLibraries result;
   pipeline = pipeline.trim();
   while (pipeline.starts_with(prefix)) {
     size_t close = pipeline.find('}');
     if (close == llvm::StringRef::npos)
-      return std::string(pipeline); // malformed: let the parser report it
+      break; // malformed: let the pipeline parser report it
     llvm::SmallVector<llvm::StringRef> paths;
     pipeline.slice(prefix.size(), close).split(paths, ',', -1, false);
-    for (llvm::StringRef path : paths)
-      if (llvm::Error error = preloadLibraryOnce(context, path.trim()))
-        return std::move(error);
+    for (llvm::StringRef path : paths) {
+      DiagnosticCollector diagnostics(context);
+      ParserConfig config(&context);
+      OwningOpRef<ModuleOp> library = parseSourceFile<ModuleOp>(path.trim(), config);
+      if (!library)
+        return pipelineError(PipelineFailure::Invalid,
+                             "cannot load the transform library '" + path.trim() + "':\n" +
+                                 diagnostics.take());
+      result.libraries.push_back(std::move(library));
+    }
     pipeline = pipeline.drop_front(close + 1).ltrim();
     pipeline.consume_front(",");
     pipeline = pipeline.ltrim();
   }
-  return pipeline.str();
+  result.rest = pipeline.str();
+  return result;
 }
 
 llvm::Error applyPipeline(ModuleOp module, llvm::StringRef pipeline) {
-  auto rest = takePreloads(*module.getContext(), pipeline);
-  if (!rest)
-    return rest.takeError();
-  if (llvm::StringRef(*rest).trim().empty())
+  auto spliced = takePreloads(*module.getContext(), pipeline);
+  if (!spliced)
+    return spliced.takeError();
+  if (llvm::StringRef(spliced->rest).trim().empty())
     return llvm::Error::success();
-  return runPipeline(module, *rest, PipelineFailure::PassFailed,
-                     ("pipeline '" + pipeline + "'").str());
+
+  // Splice the schedules in, run, and take them out again.
+  // Remembered by name: a pass of the pipeline may have erased them.
+  llvm::SmallVector<std::string> inserted;
+  bool hadAttr = module->hasAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
+  for (OwningOpRef<ModuleOp> &library : spliced->libraries) {
+    for (Operation &op : llvm::make_early_inc_range(library->getBody()->getOperations())) {
+      auto symbol = dyn_cast<SymbolOpInterface>(op);
+      if (symbol && SymbolTable::lookupSymbolIn(module, symbol.getName()))
+        return pipelineError(PipelineFailure::Invalid,
+                             "transform library symbol @" + symbol.getName() +
+                                 " is already defined in the module or another library");
+      if (symbol)
+        inserted.push_back(symbol.getName().str());
+      op.moveBefore(module.getBody(), module.getBody()->end());
+    }
+  }
+  if (!inserted.empty())
+    module->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
+                    UnitAttr::get(module.getContext()));
+  llvm::Error error = runPipeline(module, spliced->rest, PipelineFailure::PassFailed,
+                                  ("pipeline '" + pipeline + "'").str());
+  for (const std::string &name : inserted)
+    if (Operation *op = SymbolTable::lookupSymbolIn(module, name))
+      if (isa<transform::TransformDialect>(op->getDialect()))
+        op->erase();
+  if (!inserted.empty() && !hadAttr)
+    module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
+  return error;
 }
 
 std::string mandatoryLoweringPipeline(bool bufferize) {

@@ -66,6 +66,13 @@ SpeedupSummary pairedSpeedup(const std::vector<double> &baseline,
   size_t cut = k == 0 ? 0 : k - 1; // too few samples: the full range
   summary.ciLow = ratios[cut];
   summary.ciHigh = ratios[n - 1 - cut];
+  // The coverage actually achieved, 1 - 2 P(X <= cut): below the requested
+  // level when there are too few samples for it.
+  double tailMass = 0;
+  for (size_t i = 0; i <= cut; ++i)
+    tailMass += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) -
+                         std::lgamma(n - i + 1.0) + logHalfPowN);
+  summary.confidence = std::max(0.0, 1.0 - 2.0 * tailMass);
   return summary;
 }
 

@@ -105,6 +105,8 @@ int runMain() {
       return usageError(toString(std::move(error)));
   if (llvmOpt > 3)
     return usageError("--llvm-opt must be 0, 1, 2 or 3");
+  if (reps == 0)
+    return usageError("--reps must be at least 1");
   request.reps = reps;
   request.minTimeMs = minTimeMs;
   request.warmup = warmup;

@@ -70,6 +70,7 @@ public:
 private:
   RunRequest kernel;
   Store *store;
+  std::string inputsKey; ///< distinguishes dynamic sizes and scalar values
   unsigned numEvaluations = 0, numMeasurements = 0, numCacheHits = 0;
 };
 
