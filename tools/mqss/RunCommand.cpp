@@ -8,6 +8,8 @@
 #include "mqss/Runtime/Target.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -83,8 +85,25 @@ static int usageError(const Twine &message) {
 int runMain() {
   RunRequest request;
   request.inputPath = inputFile;
-  if (inputFile != "-" && !sys::fs::exists(inputFile))
+  // The measurement child's stdin is /dev/null: keep a piped module in a
+  // temporary file it can read (removed when this process exits).
+  std::optional<FileRemover> stdinCopy;
+  if (inputFile == "-") {
+    auto buffer = MemoryBuffer::getSTDIN();
+    if (!buffer)
+      return usageError("cannot read standard input: " + buffer.getError().message());
+    SmallString<128> path;
+    int fd;
+    if (std::error_code ec = sys::fs::createTemporaryFile("mqss-stdin", "mlir", fd, path))
+      return usageError("cannot store standard input: " + ec.message());
+    raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << (*buffer)->getBuffer();
+    os.close();
+    stdinCopy.emplace(path);
+    request.inputPath = std::string(path);
+  } else if (!sys::fs::exists(inputFile)) {
     return usageError("cannot read '" + inputFile + "': no such file");
+  }
   request.pipeline = pipeline;
   if (baseline.getNumOccurrences())
     request.baseline = baseline;
@@ -118,6 +137,8 @@ int runMain() {
   request.limits.cpu = cpu;
 
   RunReport report = runMeasurement(request);
+  if (stdinCopy)
+    report.file = "<stdin>";
   if (json) {
     outs() << formatv("{0:2}", toJSON(report)) << "\n";
   } else {
