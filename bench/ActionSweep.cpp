@@ -11,13 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mqss/Actions/Baselines.h"
+#include "mqss/Env/Environment.h"
 #include "mqss/Actions/Catalog.h"
-#include "mqss/Actions/Sequence.h"
-#include "mqss/IR/Context.h"
-#include "mqss/IR/Loader.h"
-#include "mqss/IR/Summary.h"
-#include "mqss/Runtime/Sandbox.h"
 #include "mqss/Suite/Registry.h"
 #include "mqss/Suite/SuiteRun.h"
 
@@ -34,49 +29,6 @@ static llvm::cl::opt<std::string> split("split", llvm::cl::init("train"));
 static llvm::cl::opt<std::string> size("size", llvm::cl::init("smallest"));
 static llvm::cl::opt<std::string> kernel("kernel", llvm::cl::init(""));
 static llvm::cl::opt<std::string> registryPath("registry", llvm::cl::init(""));
-
-/// Applies \p prefix in a sandboxed child and returns the stage reached and
-/// the actions legal there (names), or nothing if the prefix itself failed.
-static std::optional<std::pair<Stage, std::vector<std::string>>>
-legalAfter(const BenchmarkEntry &entry, llvm::ArrayRef<const Action *> prefix) {
-  SandboxLimits limits;
-  limits.timeoutSeconds = 60;
-  auto outcome = runSandboxed(limits, [&](SandboxChannel &channel) -> int {
-    auto context = createContext();
-    registerPasses();
-    auto module = loadModuleFile(*context, entry.path);
-    if (!module)
-      return 1;
-    for (const Action *action : prefix)
-      if (llvm::Error error = applyAction(**module, *action)) {
-        llvm::consumeError(std::move(error));
-        return 1;
-      }
-    IRSummary summary = summarize(**module);
-    Stage stage = summary.stage();
-    llvm::json::Array legal;
-    for (const Action *action : actionsForStage(stage))
-      if (action->stage != Stage::Finish && action->legal(summary))
-        legal.push_back(action->name);
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << llvm::json::Value(llvm::json::Object{{"stage", stageName(stage)},
-                                               {"legal", std::move(legal)}});
-    channel.send(text);
-    return 0;
-  });
-  if (!outcome || outcome->end != SandboxOutcome::End::Exited || outcome->exitCode != 0 ||
-      outcome->messages.size() < 2)
-    return std::nullopt;
-  auto parsed = llvm::json::parse(outcome->messages.back());
-  if (!parsed)
-    return std::nullopt;
-  const llvm::json::Object *object = parsed->getAsObject();
-  std::vector<std::string> names;
-  for (const llvm::json::Value &name : *object->getArray("legal"))
-    names.push_back(name.getAsString()->str());
-  return std::make_pair(*parseStage(*object->getString("stage")), names);
-}
 
 int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(argc, argv, "Legal-action failure sweep\n");
@@ -103,16 +55,21 @@ int main(int argc, char **argv) {
   for (const BenchmarkEntry &entry : *entries) {
     std::vector<const Action *> prefix;
     for (int hop = 0; hop < 3; ++hop) {
-      auto legal = legalAfter(entry, prefix);
-      if (!legal)
+      SuiteRunOptions probeOptions;
+      probeOptions.limits.timeoutSeconds = 60;
+      auto probe = probeState(requestFor(entry, probeOptions), prefix);
+      if (!probe) {
+        llvm::consumeError(probe.takeError());
         break;
-      auto [stage, names] = *legal;
-      for (const std::string &name : names) {
+      }
+      Stage stage = probe->stage;
+      for (const Action *legalAction : probe->legal) {
+        if (legalAction->kind == ActionKind::Finish)
+          continue;
+        llvm::StringRef name = legalAction->name;
         std::vector<const Action *> sequence = prefix;
-        sequence.push_back(lookupAction(name));
-        std::string spec = "actions:";
-        for (const Action *a : sequence)
-          spec += a->name.str() + (a == sequence.back() ? "" : ",");
+        sequence.push_back(legalAction);
+        std::string spec = "actions:" + joinActionNames(sequence);
         SuiteRunOptions options;
         options.pipeline = spec;
         options.reps = 1;
@@ -120,7 +77,7 @@ int main(int argc, char **argv) {
         options.warmup = 0;
         options.limits.timeoutSeconds = 60;
         RunReport report = runMeasurement(requestFor(entry, options));
-        Tally &tally = perAction[name];
+        Tally &tally = perAction[name.str()];
         ++tally.tried;
         ++total.tried;
         bool wrong = report.status == RunStatus::WrongOutput;
