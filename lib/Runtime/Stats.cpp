@@ -54,12 +54,15 @@ SpeedupSummary pairedSpeedup(const std::vector<double> &baseline,
   // Accumulate the binomial CDF in log space (large n would underflow).
   double tail = (1 - confidence) / 2;
   double logHalfPowN = n * std::log(0.5);
-  double cdf = 0;
-  size_t k = 0; // largest k with P(X <= k-1) <= tail
+  auto pmf = [&](size_t i) {
+    return std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) +
+                    logHalfPowN);
+  };
+  std::vector<double> cdf; // cdf[i] = P(X <= i)
+  size_t k = 0;            // largest k with P(X <= k-1) <= tail
   for (size_t i = 0; i < n / 2; ++i) {
-    cdf += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) -
-                    std::lgamma(n - i + 1.0) + logHalfPowN);
-    if (cdf > tail)
+    cdf.push_back((i ? cdf.back() : 0.0) + pmf(i));
+    if (cdf.back() > tail)
       break;
     k = i + 1;
   }
@@ -68,10 +71,7 @@ SpeedupSummary pairedSpeedup(const std::vector<double> &baseline,
   summary.ciHigh = ratios[n - 1 - cut];
   // The coverage actually achieved, 1 - 2 P(X <= cut): below the requested
   // level when there are too few samples for it.
-  double tailMass = 0;
-  for (size_t i = 0; i <= cut; ++i)
-    tailMass += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) -
-                         std::lgamma(n - i + 1.0) + logHalfPowN);
+  double tailMass = cut < cdf.size() ? cdf[cut] : pmf(0);
   summary.confidence = std::max(0.0, 1.0 - 2.0 * tailMass);
   return summary;
 }

@@ -2,7 +2,6 @@
 
 #include "Commands.h"
 
-#include "mqss/Runtime/Target.h"
 #include "mqss/Train/Collect.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -45,16 +44,8 @@ int collectMain() {
   options.split = split;
   options.size = size;
   options.kernel = kernel;
-  options.targets.clear();
-  SmallVector<StringRef> names;
-  StringRef(targets).split(names, ',', -1, false);
-  for (StringRef t : names)
-    options.targets.push_back(t.trim().str());
-  for (const std::string &target : options.targets)
-    if (auto resolved = resolveTarget(target); !resolved) {
-      WithColor::error(errs(), "mqss collect") << toString(resolved.takeError()) << "\n";
-      return 2;
-    }
+  if (!parseTargetList(targets, "mqss collect", options.targets))
+    return 2;
   options.episodesPerTask = episodes;
   options.modelPath = model;
   options.epsilon = epsilon;

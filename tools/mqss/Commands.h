@@ -4,10 +4,18 @@
 
 #include "llvm/Support/CommandLine.h"
 
+#include <string>
+#include <vector>
+
 namespace mqss::tool {
 
 /// Options shown in `--help`; LLVM's own options stay hidden.
 llvm::cl::OptionCategory &category();
+
+/// Splits a comma-separated target list into \p targets, checking each name;
+/// an unknown one is reported as \p tool's error. Returns false on error.
+bool parseTargetList(llvm::StringRef list, llvm::StringRef tool,
+                     std::vector<std::string> &targets);
 
 extern llvm::cl::SubCommand runCommand;
 int runMain();

@@ -2,7 +2,6 @@
 
 #include "Commands.h"
 
-#include "mqss/Runtime/Target.h"
 #include "mqss/Train/Evaluate.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -39,16 +38,8 @@ int evaluateMain() {
   EvaluateOptions options;
   options.split = split;
   options.modelPath = model;
-  options.targets.clear();
-  SmallVector<StringRef> names;
-  StringRef(targets).split(names, ',', -1, false);
-  for (StringRef t : names)
-    options.targets.push_back(t.trim().str());
-  for (const std::string &target : options.targets)
-    if (auto resolved = resolveTarget(target); !resolved) {
-      WithColor::error(errs(), "mqss evaluate") << toString(resolved.takeError()) << "\n";
-      return 2;
-    }
+  if (!parseTargetList(targets, "mqss evaluate", options.targets))
+    return 2;
   options.size = size;
   options.kernel = kernel;
   options.oracleBudget = oracle;

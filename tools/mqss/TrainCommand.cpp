@@ -2,7 +2,6 @@
 
 #include "Commands.h"
 
-#include "mqss/Runtime/Target.h"
 #include "mqss/Train/Trainer.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -58,15 +57,8 @@ int trainMain(int argc, char **argv) {
   options.outDir = out;
   options.updates = updates;
   options.episodesPerUpdate = episodes;
-  options.targets.clear();
-  for (StringRef target : split(StringRef(targets), ','))
-    if (!target.trim().empty())
-      options.targets.push_back(target.trim().str());
-  for (const std::string &target : options.targets)
-    if (auto resolved = resolveTarget(target); !resolved) {
-      WithColor::error(errs(), "mqss train") << toString(resolved.takeError()) << "\n";
-      return 2;
-    }
+  if (!parseTargetList(targets, "mqss train", options.targets))
+    return 2;
   options.kernel = kernel;
   options.maxTrainKernels = maxKernels;
   options.size = size;

@@ -6,7 +6,10 @@
 
 #include "Commands.h"
 
+#include "mqss/Runtime/Target.h"
+
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -15,6 +18,21 @@ namespace mqss::tool {
 cl::OptionCategory &category() {
   static cl::OptionCategory options("mqss options");
   return options;
+}
+bool parseTargetList(StringRef list, StringRef tool, std::vector<std::string> &targets) {
+  targets.clear();
+  SmallVector<StringRef> names;
+  list.split(names, ',', -1, false);
+  for (StringRef name : names) {
+    if (name.trim().empty())
+      continue;
+    if (auto resolved = mqss::resolveTarget(name.trim()); !resolved) {
+      WithColor::error(errs(), tool) << toString(resolved.takeError()) << "\n";
+      return false;
+    }
+    targets.push_back(name.trim().str());
+  }
+  return true;
 }
 } // namespace mqss::tool
 
