@@ -28,10 +28,8 @@ static llvm::Error envError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// Runs \p body on the kernel's module in a sandboxed child; the body's last
-/// message (a JSON object) is returned.
-static llvm::Expected<llvm::json::Object>
-inChild(const RunRequest &kernel,
+llvm::Expected<llvm::json::Object>
+runOnModuleInChild(const RunRequest &kernel,
         llvm::function_ref<llvm::Expected<llvm::json::Object>(mlir::ModuleOp)> body) {
   SandboxLimits limits = kernel.limits;
   auto outcome = runSandboxed(limits, [&](SandboxChannel &channel) -> int {
@@ -82,7 +80,7 @@ static llvm::Expected<std::vector<const Action *>> actionsFromJson(const llvm::j
 
 llvm::Expected<StateProbe> probeState(const RunRequest &kernel,
                                       llvm::ArrayRef<const Action *> prefix) {
-  auto result = inChild(kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+  auto result = runOnModuleInChild(kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
     for (const Action *action : prefix)
       if (llvm::Error error = applyAction(module, *action))
         return envError("action " + action->name + ": " + llvm::toString(std::move(error)));
@@ -107,7 +105,7 @@ llvm::Expected<StateProbe> probeState(const RunRequest &kernel,
 
 llvm::Expected<std::vector<const Action *>>
 randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength) {
-  auto result = inChild(kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+  auto result = runOnModuleInChild(kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
     std::mt19937_64 rng(seed);
     llvm::json::Array taken;
     for (unsigned step = 0; step < maxLength; ++step) {

@@ -4,9 +4,6 @@
 
 #include "mqss/Env/Episode.h"
 #include "mqss/Env/Search.h"
-#include "mqss/IR/Context.h"
-#include "mqss/IR/Loader.h"
-#include "mqss/Runtime/Sandbox.h"
 #include "mqss/Runtime/Stats.h"
 #include "mqss/Suite/Registry.h"
 #include "mqss/Suite/SuiteRun.h"
@@ -59,36 +56,25 @@ double speedupOverDefault(RunRequest kernel, llvm::StringRef pipeline, Row &row,
 
 /// The policy's decisions on \p kernel, timed, in a sandboxed child.
 std::vector<double> decisionTimes(const RunRequest &kernel, const std::string &modelPath) {
+  auto result = runOnModuleInChild(
+      kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+        auto policy = loadPolicy(modelPath);
+        if (!policy)
+          return policy.takeError();
+        std::vector<double> times;
+        auto plan = planWithPolicy(module, **policy, kernel.target, 8, &times);
+        if (!plan)
+          llvm::consumeError(plan.takeError()); // the decisions taken are still timed
+        return llvm::json::Object{{"micros", llvm::json::Array(times)}};
+      });
   std::vector<double> micros;
-  auto outcome = runSandboxed(kernel.limits, [&](SandboxChannel &channel) -> int {
-    auto policy = loadPolicy(modelPath);
-    auto context = createContext();
-    registerPasses();
-    auto module = loadModuleFile(*context, kernel.inputPath);
-    if (!policy || !module) {
-      if (!policy)
-        llvm::consumeError(policy.takeError());
-      if (!module)
-        llvm::consumeError(module.takeError());
-      return 1;
-    }
-    std::vector<double> times;
-    auto plan = planWithPolicy(**module, **policy, kernel.target, 8, &times);
-    if (!plan)
-      llvm::consumeError(plan.takeError());
-    // The first decision also pays one-time initialisation; report steady state.
-    llvm::json::Array array(times);
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << llvm::json::Value(std::move(array));
-    channel.send(text);
-    return 0;
-  });
-  if (outcome && !outcome->messages.empty())
-    if (auto parsed = llvm::json::parse(outcome->messages.back()))
-      if (const llvm::json::Array *array = parsed->getAsArray())
-        for (const llvm::json::Value &v : *array)
-          micros.push_back(v.getAsNumber().value_or(0));
+  if (!result) {
+    llvm::consumeError(result.takeError());
+    return micros;
+  }
+  if (const llvm::json::Array *array = result->getArray("micros"))
+    for (const llvm::json::Value &v : *array)
+      micros.push_back(v.getAsNumber().value_or(0));
   return micros;
 }
 

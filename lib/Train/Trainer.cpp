@@ -5,9 +5,6 @@
 #include "mqss/Actions/Baselines.h"
 #include "mqss/Env/Episode.h"
 #include "mqss/Env/Search.h"
-#include "mqss/IR/Context.h"
-#include "mqss/IR/Loader.h"
-#include "mqss/Runtime/Sandbox.h"
 #include "mqss/Store/Store.h"
 #include "mqss/Suite/Registry.h"
 #include "mqss/Suite/SuiteRun.h"
@@ -245,26 +242,23 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
       // random search found when --bc-search-budget is given.
       std::vector<std::vector<const Action *>> candidates;
       for (const std::string &spec : {std::string("default"), "expert:" + task.entry.family}) {
-        SandboxLimits limits;
-        auto outcome = runSandboxed(limits, [&](SandboxChannel &channel) -> int {
-          auto context = createContext();
-          registerPasses();
-          auto module = loadModuleFile(*context, task.kernel.inputPath);
-          if (!module)
-            return 1;
-          llvm::StringRef family = llvm::StringRef(spec).drop_front(7);
-          auto planned = spec == "default" ? planDefault(**module) : planExpert(**module, family);
-          if (!planned) {
-            llvm::consumeError(planned.takeError());
-            return 1;
-          }
-          channel.send(joinActionNames(*planned));
-          return 0;
-        });
-        if (outcome && outcome->end == SandboxOutcome::End::Exited && outcome->exitCode == 0 &&
-            outcome->messages.size() >= 2)
-          if (auto parsed = parseActionList(outcome->messages.back()))
-            candidates.push_back(*parsed);
+        auto planned = runOnModuleInChild(
+            task.kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+              auto plan = spec == "default"
+                              ? planDefault(module)
+                              : planExpert(module, llvm::StringRef(spec).drop_front(7));
+              if (!plan)
+                return plan.takeError();
+              return llvm::json::Object{{"actions", joinActionNames(*plan)}};
+            });
+        if (!planned) {
+          llvm::consumeError(planned.takeError());
+          continue;
+        }
+        if (auto parsed = parseActionList(planned->getString("actions").value_or("")))
+          candidates.push_back(*parsed);
+        else
+          llvm::consumeError(parsed.takeError());
       }
       if (options.bcSearchBudget > 0) {
         Evaluator evaluator = evaluatorFor(task);

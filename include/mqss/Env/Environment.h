@@ -14,12 +14,21 @@
 #include "mqss/Runtime/Harness.h"
 #include "mqss/Store/Store.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 #include <string>
 #include <vector>
 
 namespace mqss {
+
+/// Parses \p kernel's module in a sandboxed child and runs \p body on it;
+/// returns the JSON object the body produced. A module that does not load,
+/// an error from the body and a child that dies are all errors.
+llvm::Expected<llvm::json::Object>
+runOnModuleInChild(const RunRequest &kernel,
+                   llvm::function_ref<llvm::Expected<llvm::json::Object>(mlir::ModuleOp)> body);
 
 struct StateProbe {
   Stage stage = Stage::Tensor;
