@@ -10,6 +10,10 @@ config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mqss_obj_root, "test")
 
+# Longer names first: lit substitutes in order and %mqss is their prefix.
+config.substitutions.append(("%mqss-opt", os.path.join(config.mqss_tools_dir, "mqss-opt")))
+config.substitutions.append(
+    ("%mqss-plugin", os.path.join(config.mqss_obj_root, "lib", "libMQSSPlugin.so")))
 config.substitutions.append(("%mqss", os.path.join(config.mqss_tools_dir, "mqss")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%examples", os.path.join(config.mqss_src_root, "examples")))

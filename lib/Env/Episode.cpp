@@ -93,35 +93,6 @@ llvm::json::Object playEpisode(mlir::ModuleOp module, const RunRequest &kernel,
 }
 } // namespace
 
-llvm::Expected<std::vector<const Action *>>
-planWithPolicy(mlir::ModuleOp module, Policy &policy, llvm::StringRef target,
-               unsigned maxSteps, std::vector<double> *decisionMicros) {
-  EncoderContext context;
-  context.vectorBits = targetVectorBits(target);
-  context.maxSteps = maxSteps;
-  std::vector<const Action *> plan;
-  for (unsigned step = 0; step < maxSteps; ++step) {
-    auto start = std::chrono::steady_clock::now();
-    IRSummary summary = summarize(module);
-    context.stage = summary.stage();
-    context.step = step;
-    FeatureVector features = encodeFeatures(summary, context);
-    Decision decision = policy.decide(features, legalMask(summary, context.stage));
-    if (decisionMicros)
-      decisionMicros->push_back(std::chrono::duration<double, std::micro>(
-                                    std::chrono::steady_clock::now() - start)
-                                    .count());
-    plan.push_back(decision.action);
-    context.history.push_back(decision.action);
-    if (decision.action->kind == ActionKind::Finish)
-      return plan;
-    if (llvm::Error error = applyAction(module, *decision.action))
-      return std::move(error);
-  }
-  plan.push_back(lookupAction("finish-O3"));
-  return plan;
-}
-
 void usePolicyPipelines(RunRequest &request) {
   useNamedPipelines(request);
   PipelineResolver named = request.resolvePipeline;
@@ -131,18 +102,21 @@ void usePolicyPipelines(RunRequest &request) {
     llvm::StringRef rest = spec.trim();
     if (rest != "policy" && !rest.starts_with("policy:"))
       return named(module, spec);
-    std::string path = rest.consume_front("policy:") ? rest.str() : defaultModelPath();
-    auto policy = loadPolicy(path);
-    if (!policy)
-      return policy.takeError();
-    mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
-    auto plan = planWithPolicy(*scratch, **policy, target, 8);
-    if (!plan)
-      return plan.takeError();
-    auto text = pipelineForActions(*plan);
-    if (!text)
-      return text.takeError();
-    return ResolvedPipeline{*text, llvmOptLevelFor(*plan)};
+    SelectorOptions options;
+    options.modelPath = rest.consume_front("policy:") ? rest.str() : defaultModelPath();
+    options.target = target;
+    auto created = Selector::create(options);
+    if (!created)
+      return created.takeError();
+    std::shared_ptr<Selector> selector(std::move(*created));
+    auto selection = selector->select(module);
+    if (!selection)
+      return selection.takeError();
+    ResolvedPipeline resolved = selector->harnessPipeline(*selection);
+    if (resolved.transform) // keeps the selector alive as long as its transform
+      resolved.transform = [selector, apply = std::move(resolved.transform)](
+                               mlir::ModuleOp m) { return apply(m); };
+    return resolved;
   };
 }
 

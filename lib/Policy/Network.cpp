@@ -183,18 +183,25 @@ llvm::Expected<std::pair<ActorCritic, ModelMetadata>> loadModel(llvm::StringRef 
 
 namespace {
 /// One dense layer, copied out of the network for single-sample inference.
+/// The weights are stored transposed ([in][out]) so that the inner loop runs
+/// over independent outputs and vectorizes without reassociating sums.
 struct DenseLayer {
-  std::vector<float> weight; ///< [out][in], row-major
+  std::vector<float> weightT; ///< [in][out], row-major
   std::vector<float> bias;
   unsigned in = 0, out = 0;
   void apply(const float *x, float *y, bool tanhActivation) const {
-    for (unsigned o = 0; o < out; ++o) {
-      const float *row = weight.data() + size_t(o) * in;
-      float sum = bias[o];
-      for (unsigned i = 0; i < in; ++i)
-        sum += row[i] * x[i];
-      y[o] = tanhActivation ? std::tanh(sum) : sum;
+    std::copy(bias.begin(), bias.end(), y);
+    for (unsigned i = 0; i < in; ++i) {
+      const float xi = x[i];
+      if (xi == 0.0f)
+        continue; // features are sparse: many are zero
+      const float *row = weightT.data() + size_t(i) * out;
+      for (unsigned o = 0; o < out; ++o)
+        y[o] += row[o] * xi;
     }
+    if (tanhActivation)
+      for (unsigned o = 0; o < out; ++o)
+        y[o] = std::tanh(y[o]);
   }
 };
 
@@ -205,7 +212,11 @@ DenseLayer copyLayer(const torch::nn::LinearImpl &linear) {
   torch::Tensor b = linear.bias.detach().contiguous().to(torch::kFloat32);
   layer.out = w.size(0);
   layer.in = w.size(1);
-  layer.weight.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+  layer.weightT.resize(w.numel());
+  const float *data = w.data_ptr<float>();
+  for (unsigned o = 0; o < layer.out; ++o)
+    for (unsigned i = 0; i < layer.in; ++i)
+      layer.weightT[size_t(i) * layer.out + o] = data[size_t(o) * layer.in + i];
   layer.bias.assign(b.data_ptr<float>(), b.data_ptr<float>() + b.numel());
   return layer;
 }
@@ -235,6 +246,35 @@ public:
     Decision decision = evaluate(features, mask);
     unsigned index = drawFromDistribution(decision.probabilities, random);
     return pick(std::move(decision), index);
+  }
+
+  /// Backpropagates d log p(action) / d logits = onehot(action) - p through
+  /// the policy head and the tanh trunk, then multiplies by the input.
+  std::vector<float> attribute(const FeatureVector &features, const std::vector<bool> &mask,
+                               unsigned action) override {
+    // Forward pass, keeping every layer's activations.
+    std::vector<std::vector<float>> activations{
+        std::vector<float>(features.begin(), features.end())};
+    for (const DenseLayer &layer : trunk) {
+      std::vector<float> next(layer.out);
+      layer.apply(activations.back().data(), next.data(), /*tanhActivation=*/true);
+      activations.push_back(std::move(next));
+    }
+    Decision decision = evaluate(features, mask);
+    std::vector<float> gradient(policyHead.out, 0.0f);
+    for (unsigned j = 0; j < policyHead.out; ++j)
+      if (mask[j])
+        gradient[j] = (j == action ? 1.0f : 0.0f) - decision.probabilities[j];
+    gradient = backThroughLinear(policyHead, gradient);
+    for (size_t l = trunk.size(); l-- > 0;) {
+      const std::vector<float> &out = activations[l + 1];
+      for (unsigned o = 0; o < out.size(); ++o)
+        gradient[o] *= 1.0f - out[o] * out[o]; // tanh'
+      gradient = backThroughLinear(trunk[l], gradient);
+    }
+    for (unsigned i = 0; i < gradient.size(); ++i)
+      gradient[i] *= features[i];
+    return gradient;
   }
 
   llvm::StringRef kind() const override { return "mlp"; }
@@ -269,6 +309,20 @@ private:
     for (float &p : decision.probabilities)
       p = total > 0 ? static_cast<float>(p / total) : 0.0f;
     return decision;
+  }
+
+  /// The gradient with respect to a dense layer's input, given its output's.
+  static std::vector<float> backThroughLinear(const DenseLayer &layer,
+                                              const std::vector<float> &outGradient) {
+    std::vector<float> inGradient(layer.in, 0.0f);
+    for (unsigned i = 0; i < layer.in; ++i) {
+      const float *row = layer.weightT.data() + size_t(i) * layer.out;
+      float sum = 0;
+      for (unsigned o = 0; o < layer.out; ++o)
+        sum += row[o] * outGradient[o];
+      inGradient[i] = sum;
+    }
+    return inGradient;
   }
 
   static Decision pick(Decision decision, unsigned index) {

@@ -3,6 +3,7 @@
 #include "mqss/Policy/Policy.h"
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstdlib>
@@ -10,6 +11,11 @@
 namespace mqss {
 
 Policy::~Policy() = default;
+
+std::vector<float> Policy::attribute(const FeatureVector &, const std::vector<bool> &,
+                                     unsigned) {
+  return std::vector<float>(kNumFeatures, 0.0f);
+}
 
 ModelMetadata currentMetadata() {
   ModelMetadata metadata;
@@ -24,7 +30,11 @@ ModelMetadata currentMetadata() {
 std::string defaultModelPath() {
   if (const char *path = std::getenv("MQSS_MODEL"))
     return path;
-  return MQSS_SOURCE_DIR "/models/default.pt";
+  // The source tree's when built from it, else the installed copy.
+  llvm::StringRef inSource = MQSS_SOURCE_DIR "/models/default.pt";
+  if (llvm::sys::fs::exists(inSource))
+    return inSource.str();
+  return MQSS_INSTALLED_MODEL;
 }
 
 unsigned drawFromDistribution(const std::vector<float> &probabilities, double random) {

@@ -50,6 +50,7 @@ struct Variant {
   std::string role;
   std::string pipeline;
   unsigned llvmOptLevel = 3;
+  std::function<llvm::Error(ModuleOp)> transform; ///< instead of the pipeline text
   Compiled compiled;
   std::unique_ptr<KernelCall> call;
   std::vector<OutputArray> outputs;
@@ -68,8 +69,7 @@ private:
   int finish(RunStatus status, llvm::StringRef message = "",
              llvm::StringRef diagnostics = "");
   int finishWithError(llvm::Error error, RunStatus fallback);
-  llvm::Expected<Compiled> compile(llvm::StringRef role, llvm::StringRef pipeline,
-                                   unsigned llvmOptLevel, bool measureCodeSize);
+  llvm::Expected<Compiled> compile(const Variant &variant, bool measureCodeSize);
   llvm::Expected<ResolvedPipeline> resolve(llvm::StringRef spec);
   llvm::Error checkEntryUnchanged(ModuleOp module, llvm::StringRef pipeline);
   double runOnce(Variant &variant, bool collectOutputs);
@@ -186,10 +186,10 @@ llvm::Expected<ResolvedPipeline> MeasurementChild::resolve(llvm::StringRef spec)
   return resolved;
 }
 
-llvm::Expected<Compiled> MeasurementChild::compile(llvm::StringRef role,
-                                                   llvm::StringRef pipeline,
-                                                   unsigned llvmOptLevel,
+llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
                                                    bool measureCodeSize) {
+  llvm::StringRef role = variant.role, pipeline = variant.pipeline;
+  unsigned llvmOptLevel = variant.llvmOptLevel;
   std::string key = pipeline.str() + "|O" + std::to_string(llvmOptLevel);
   auto cached = compiledByPipeline.find(key);
   if (cached != compiledByPipeline.end())
@@ -199,7 +199,8 @@ llvm::Expected<Compiled> MeasurementChild::compile(llvm::StringRef role,
   Compiled compiled;
   auto compileStart = Clock::now();
   enterPhase(("pass:" + role).str());
-  if (llvm::Error error = applyPipeline(*copy, pipeline))
+  if (llvm::Error error =
+          variant.transform ? variant.transform(*copy) : applyPipeline(*copy, pipeline))
     return std::move(error);
   if (llvm::Error error = checkEntryUnchanged(*copy, pipeline))
     return std::move(error);
@@ -347,9 +348,10 @@ int MeasurementChild::run() {
   report.candidate.resolvedPipeline = candidatePipeline;
   if (baselineResolved)
     report.baseline->resolvedPipeline = *baselinePipeline;
-  for (const std::string *text : {&candidatePipeline, baselinePipeline ? &*baselinePipeline : nullptr})
-    if (text)
-      if (llvm::Error error = validatePipeline(*context, *text))
+  for (const ResolvedPipeline *resolved :
+       {&*candidateResolved, baselineResolved ? &*baselineResolved : nullptr})
+    if (resolved && !resolved->transform)
+      if (llvm::Error error = validatePipeline(*context, resolved->text))
         return finishWithError(std::move(error), RunStatus::InvalidPipeline);
 
   auto args = KernelArguments::create(signature, request.inputs, report.notes);
@@ -361,16 +363,18 @@ int MeasurementChild::run() {
   // all is reported as such rather than blamed on the candidate.
   Variant reference{"reference", "", request.llvmOptLevel};
   Variant candidate{"candidate", candidatePipeline,
-                    candidateResolved->llvmOptLevel.value_or(request.llvmOptLevel)};
+                    candidateResolved->llvmOptLevel.value_or(request.llvmOptLevel),
+                    candidateResolved->transform};
   std::optional<Variant> baseline;
   if (baselinePipeline)
     baseline = Variant{"baseline", *baselinePipeline,
-                       baselineResolved->llvmOptLevel.value_or(request.llvmOptLevel)};
+                       baselineResolved->llvmOptLevel.value_or(request.llvmOptLevel),
+                       baselineResolved->transform};
   std::vector<Variant *> variants = {&reference, &candidate};
   if (baseline)
     variants.push_back(&*baseline);
   if (request.stopAfterLowering) {
-    auto compiled = compile("candidate", candidate.pipeline, candidate.llvmOptLevel, false);
+    auto compiled = compile(candidate, false);
     if (!compiled)
       return finishWithError(compiled.takeError(), RunStatus::PassFailed);
     report.candidate.compileMs = compiled->compileMs;
@@ -382,7 +386,7 @@ int MeasurementChild::run() {
     // Only reported pipelines need their code size (it costs an object dump).
     bool reported = variant->pipeline == candidatePipeline ||
                     (baselinePipeline && variant->pipeline == *baselinePipeline);
-    auto compiled = compile(variant->role, variant->pipeline, variant->llvmOptLevel, reported);
+    auto compiled = compile(*variant, reported);
     if (!compiled)
       return finishWithError(compiled.takeError(), RunStatus::PassFailed);
     variant->compiled = *compiled;

@@ -38,6 +38,9 @@ int searchMain();
 extern llvm::cl::SubCommand selectCommand;
 int selectMain();
 
+extern llvm::cl::SubCommand explainCommand;
+int explainMain();
+
 extern llvm::cl::SubCommand collectCommand;
 int collectMain();
 

@@ -1,15 +1,22 @@
-//===- SelectCommand.cpp - `mqss select`: the policy's pipeline for a module -===//
+//===- SelectCommand.cpp - `mqss select` and `mqss explain` -----------------===//
+//
+// Both are thin over mqss::Selector: select prints the chosen sequences, the
+// equivalent pipelines, the optimized IR (or LLVM IR); explain prints, per
+// decision, the features that pushed the policy towards it and the actions
+// it passed over.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Commands.h"
 
-#include "mqss/Actions/Sequence.h"
-#include "mqss/Env/Episode.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
-#include "mqss/Runtime/Harness.h"
 #include "mqss/Runtime/Pipeline.h"
-#include "mqss/Runtime/Target.h"
+#include "mqss/Selector/Selector.h"
 
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -23,116 +30,234 @@ using namespace llvm;
 namespace mqss::tool {
 
 cl::SubCommand selectCommand(
-    "select", "Let the policy choose the action sequence for a module and print the "
-              "equivalent pass pipeline, the optimized IR, or both as JSON");
+    "select", "Let the policy choose the action sequence for each function of a module and "
+              "print the equivalent pass pipeline, the optimized IR, LLVM IR, or JSON");
 static cl::opt<std::string> input(cl::Positional, cl::Required, cl::desc("<kernel.mlir>"),
                                   cl::sub(selectCommand), cl::cat(category()));
 static cl::opt<std::string> model("model", cl::desc("Model file (default: the shipped one)"),
                                   cl::sub(selectCommand), cl::cat(category()));
 static cl::opt<std::string> target("target", cl::desc("Target the policy decides for"),
                                    cl::init("host"), cl::sub(selectCommand), cl::cat(category()));
-static cl::opt<std::string> emit("emit", cl::desc("pipeline (default), mlir or json"),
-                                 cl::init("pipeline"), cl::sub(selectCommand), cl::cat(category()));
+static cl::opt<std::string>
+    emit("emit",
+         cl::desc("pipeline (default): the pass pipeline, one per function when they differ; "
+                  "mlir: the optimized IR; llvm: it lowered to LLVM IR; json: everything"),
+         cl::init("pipeline"), cl::sub(selectCommand), cl::cat(category()));
 static cl::opt<std::string> guard(
-    "guard", cl::desc("none (default) or measure: time the policy's pipeline against "
-                      "`default` and keep `default` when the policy's is slower"),
+    "guard", cl::desc("none (default) or measure: time the policy's top candidates against "
+                      "`default` and keep `default` unless one is faster"),
     cl::init("none"), cl::sub(selectCommand), cl::cat(category()));
+static cl::opt<unsigned> maxSteps("max-steps", cl::desc("Most decisions per function"),
+                                  cl::init(8), cl::sub(selectCommand), cl::cat(category()));
 static cl::opt<std::string> output("o", cl::desc("Output file (default: stdout)"), cl::init("-"),
                                    cl::sub(selectCommand), cl::cat(category()));
 
-static int selectError(const Twine &message) {
-  WithColor::error(errs(), "mqss select") << message << "\n";
+cl::SubCommand explainCommand(
+    "explain", "Explain the policy's decisions on a module: per decision, the features that "
+               "contributed most (gradient x input) and the runner-up actions");
+static cl::opt<std::string> explainInput(cl::Positional, cl::Required,
+                                         cl::desc("<kernel.mlir>"), cl::sub(explainCommand),
+                                         cl::cat(category()));
+static cl::opt<std::string> explainModel("model",
+                                         cl::desc("Model file (default: the shipped one)"),
+                                         cl::sub(explainCommand), cl::cat(category()));
+static cl::opt<std::string> explainTarget("target", cl::desc("Target the policy decides for"),
+                                          cl::init("host"), cl::sub(explainCommand),
+                                          cl::cat(category()));
+static cl::opt<unsigned> topK("top", cl::desc("Features and alternatives per decision"),
+                              cl::init(3), cl::sub(explainCommand), cl::cat(category()));
+static cl::opt<bool> explainJson("json", cl::desc("Print JSON"), cl::sub(explainCommand),
+                                 cl::cat(category()));
+
+namespace {
+int commandError(StringRef tool, const Twine &message) {
+  WithColor::error(errs(), tool) << message << "\n";
   return 1;
 }
 
-int selectMain() {
-  if (emit != "pipeline" && emit != "mlir" && emit != "json")
-    return selectError("--emit must be pipeline, mlir or json");
-  if (guard != "none" && guard != "measure")
-    return selectError("--guard must be none or measure");
-  if (auto resolved = resolveTarget(target); !resolved)
-    return selectError(toString(resolved.takeError()));
-  std::string modelPath = model.empty() ? defaultModelPath() : std::string(model);
-  auto policy = loadPolicy(modelPath);
-  if (!policy)
-    return selectError(toString(policy.takeError()));
+/// A context with everything registered, the selector and the module.
+struct Loaded {
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<Selector> selector;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
 
-  auto context = createContext();
-  registerPasses();
-  auto module = loadModuleFile(*context, input);
-  if (!module) {
-    errs() << toString(module.takeError());
-    return 1;
+/// Loads the model first (a bad model or target is reported before parsing
+/// a large module), then the module. Prints the error and returns null.
+std::optional<Loaded> load(StringRef tool, StringRef path, const SelectorOptions &options) {
+  Loaded loaded;
+  auto selector = Selector::create(options);
+  if (!selector) {
+    commandError(tool, toString(selector.takeError()));
+    return std::nullopt;
   }
+  loaded.selector = std::move(*selector);
+  loaded.context = createContext();
+  registerPasses();
+  auto module = loadModuleFile(*loaded.context, path);
+  if (!module) {
+    errs() << toString(module.takeError()); // mlir-opt style diagnostics
+    return std::nullopt;
+  }
+  loaded.module = std::move(*module);
+  return loaded;
+}
+
+json::Array actionNames(ArrayRef<const Action *> actions) {
+  json::Array names;
+  for (const Action *action : actions)
+    names.push_back(action->name);
+  return names;
+}
+
+Error printLLVMIR(mlir::ModuleOp module, raw_ostream &os) {
+  if (Error error = lowerToLLVMDialect(module))
+    return error;
+  LLVMContext llvmContext;
+  std::unique_ptr<Module> llvmModule = mlir::translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot translate the lowered module to LLVM IR");
+  llvmModule->print(os, nullptr);
+  return Error::success();
+}
+} // namespace
+
+int selectMain() {
+  static constexpr StringLiteral tool = "mqss select";
+  if (emit != "pipeline" && emit != "mlir" && emit != "llvm" && emit != "json")
+    return commandError(tool, "--emit must be pipeline, mlir, llvm or json");
+  if (guard != "none" && guard != "measure")
+    return commandError(tool, "--guard must be none or measure");
   auto start = std::chrono::steady_clock::now();
-  std::vector<double> decisionMicros;
-  mlir::OwningOpRef<mlir::ModuleOp> planned = (*module)->clone();
-  auto plan = planWithPolicy(*planned, **policy, target, 8, &decisionMicros);
-  if (!plan)
-    return selectError(toString(plan.takeError()));
+  SelectorOptions options;
+  options.modelPath = model;
+  options.target = target;
+  options.maxSteps = maxSteps;
+  std::optional<Loaded> loaded = load(tool, input, options);
+  if (!loaded)
+    return 1;
+  mlir::ModuleOp module = *loaded->module;
+
+  Expected<Selection> selection = Selection();
+  if (guard == "measure") {
+    selection = loaded->selector->selectMeasured(module);
+    if (selection)
+      if (Error error = loaded->selector->apply(module, *selection))
+        return commandError(tool, toString(std::move(error)));
+  } else {
+    selection = loaded->selector->optimize(module);
+  }
+  if (!selection)
+    return commandError(tool, toString(selection.takeError()));
   double selectMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  auto pipeline = pipelineForActions(*plan);
-  if (!pipeline)
-    return selectError(toString(pipeline.takeError()));
-
-  std::string chosen = "policy";
-  std::optional<double> speedup;
-  if (guard == "measure") {
-    RunRequest request;
-    request.inputPath = input;
-    request.target = target;
-    request.pipeline = "actions:" + joinActionNames(*plan);
-    request.baseline = "default";
-    usePolicyPipelines(request);
-    RunReport report = runMeasurement(request);
-    if (report.ok() && report.speedup)
-      speedup = report.speedup->median;
-    if (!speedup || *speedup < 1.0) {
-      chosen = "default";
-      RunRequest lowering = request;
-      lowering.pipeline = "default";
-      lowering.baseline.reset();
-      lowering.stopAfterLowering = true;
-      RunReport resolved = runMeasurement(lowering);
-      if (!resolved.ok())
-        return selectError("default failed too: " + resolved.message);
-      *pipeline = resolved.candidate.resolvedPipeline;
-      planned = (*module)->clone();
-      if (Error error = applyPipeline(*planned, *pipeline))
-        return selectError(toString(std::move(error)));
-    }
-  }
 
   std::error_code ec;
   ToolOutputFile out(output, ec, sys::fs::OF_Text);
   if (ec)
-    return selectError("cannot write '" + output + "': " + ec.message());
+    return commandError(tool, "cannot write '" + output + "': " + ec.message());
   if (emit == "pipeline") {
-    out.os() << *pipeline << "\n";
+    if (selection->uniform()) {
+      out.os() << selection->functions.front().pipeline << "\n";
+    } else {
+      out.os() << "// One pipeline per function; each applies to a module holding that "
+                  "function.\n";
+      for (const FunctionSelection &function : selection->functions)
+        out.os() << "// @" << function.name << "\n" << function.pipeline << "\n";
+    }
   } else if (emit == "mlir") {
-    (*planned)->print(out.os());
+    module->print(out.os());
     out.os() << "\n";
+  } else if (emit == "llvm") {
+    if (Error error = printLLVMIR(module, out.os()))
+      return commandError(tool, toString(std::move(error)));
   } else {
-    json::Array actions;
-    for (const Action *action : *plan)
-      actions.push_back(action->name);
-    double total = 0;
-    for (double us : decisionMicros)
-      total += us;
+    json::Array functions;
+    for (const FunctionSelection &function : selection->functions) {
+      double micros = 0;
+      for (double us : function.decisionMicros)
+        micros += us;
+      functions.push_back(json::Object{{"name", function.name},
+                                       {"actions", actionNames(function.actions)},
+                                       {"pipeline", function.pipeline},
+                                       {"decision_us", micros}});
+    }
     json::Object object{{"file", std::string(input)},
                         {"target", std::string(target)},
-                        {"model", modelPath},
-                        {"actions", std::move(actions)},
-                        {"pipeline", *pipeline},
-                        {"chosen", chosen},
-                        {"decision_us", total},
+                        {"model", loaded->selector->modelPath()},
+                        {"functions", std::move(functions)},
+                        {"uniform", selection->uniform()},
+                        {"chosen", selection->chosen},
+                        {"decision_us", selection->decisionMicros},
+                        {"pass_us", selection->passMicros},
                         {"select_ms", selectMs}};
-    if (speedup)
-      object["measured_speedup_vs_default"] = *speedup;
+    if (selection->measuredSpeedup)
+      object["measured_speedup_vs_default"] = *selection->measuredSpeedup;
     out.os() << formatv("{0:2}", json::Value(std::move(object))) << "\n";
   }
   out.keep();
+  return 0;
+}
+
+int explainMain() {
+  static constexpr StringLiteral tool = "mqss explain";
+  if (topK == 0)
+    return commandError(tool, "--top must be at least 1");
+  SelectorOptions options;
+  options.modelPath = explainModel;
+  options.target = explainTarget;
+  std::optional<Loaded> loaded = load(tool, explainInput, options);
+  if (!loaded)
+    return 1;
+  auto decisions = loaded->selector->explain(*loaded->module, topK);
+  if (!decisions)
+    return commandError(tool, toString(decisions.takeError()));
+
+  if (explainJson) {
+    json::Array array;
+    for (const DecisionExplanation &decision : *decisions) {
+      json::Array features, alternatives;
+      for (const FeatureWeight &feature : decision.topFeatures)
+        features.push_back(json::Object{{"name", feature.name}, {"weight", feature.weight}});
+      for (const ActionProbability &alternative : decision.alternatives)
+        alternatives.push_back(json::Object{{"action", alternative.action->name},
+                                            {"probability", alternative.probability}});
+      array.push_back(json::Object{{"function", decision.function},
+                                   {"step", decision.step},
+                                   {"stage", stageName(decision.stage)},
+                                   {"action", decision.action->name},
+                                   {"probability", decision.probability},
+                                   {"top_features", std::move(features)},
+                                   {"alternatives", std::move(alternatives)}});
+    }
+    outs() << formatv("{0:2}", json::Value(json::Object{
+                                   {"file", std::string(explainInput)},
+                                   {"target", std::string(explainTarget)},
+                                   {"attribution", "gradient x input of log p(action)"},
+                                   {"decisions", std::move(array)}}))
+           << "\n";
+    return 0;
+  }
+  outs() << "Attribution: gradient x input of the chosen action's log-probability "
+            "(positive pushed towards it).\n";
+  std::string function;
+  for (const DecisionExplanation &decision : *decisions) {
+    if (decision.function != function) {
+      function = decision.function;
+      outs() << "\n@" << function << "\n";
+    }
+    outs() << formatv("  {0}. [{1}] {2}  p={3:F2}\n", decision.step + 1,
+                      stageName(decision.stage), decision.action->name, decision.probability);
+    for (const FeatureWeight &feature : decision.topFeatures)
+      outs() << formatv("       {0,-32} {1,+8:F4}\n", feature.name, feature.weight);
+    if (!decision.alternatives.empty()) {
+      outs() << "       instead of:";
+      for (const ActionProbability &alternative : decision.alternatives)
+        outs() << formatv(" {0} ({1:F2})", alternative.action->name, alternative.probability);
+      outs() << "\n";
+    }
+  }
   return 0;
 }
 

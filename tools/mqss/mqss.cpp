@@ -49,7 +49,8 @@ int main(int argc, char **argv) {
       "  mqss apply FILE --actions=a,b,c [--emit=...]    apply a sequence of actions\n"
       "  mqss features FILE [--json]                     the policy's view of a module\n"
       "  mqss search FILE --strategy=random|greedy|beam  search with real measurements\n"
-      "  mqss select FILE [--emit=pipeline|mlir|json]    the policy's pipeline for a module\n"
+      "  mqss select FILE [--emit=pipeline|mlir|llvm|json]  the policy's pipeline per function\n"
+      "  mqss explain FILE [--json]                      why the policy chose what it chose\n"
       "  mqss collect [--split=train] [--workers=N]      trajectories into the store\n"
       "  mqss train --out=DIR [--updates=N]              train the policy (BC, then PPO)\n"
       "  mqss evaluate [--split=test] [--model=M]        the policy against the baselines\n\n"
@@ -69,6 +70,8 @@ int main(int argc, char **argv) {
     return mqss::tool::searchMain();
   if (mqss::tool::selectCommand)
     return mqss::tool::selectMain();
+  if (mqss::tool::explainCommand)
+    return mqss::tool::explainMain();
   if (mqss::tool::collectCommand)
     return mqss::tool::collectMain();
   if (mqss::tool::evaluateCommand)

@@ -15,6 +15,7 @@
 #include "mqss/Features/Encoder.h"
 #include "mqss/Policy/Policy.h"
 
+#include "mqss/Selector/Selector.h"
 #include <vector>
 
 namespace mqss {
@@ -52,14 +53,6 @@ struct EpisodeOptions {
   /// steps still record states and masks.
   std::vector<const Action *> forcedActions;
 };
-
-/// Plans a sequence with \p policy on \p module in-process (greedy, as a
-/// deployed selector decides), applying each action. The caller isolates
-/// it (the measurement child does). \p decisionMicros receives the time of
-/// each decision (features + inference).
-llvm::Expected<std::vector<const Action *>>
-planWithPolicy(mlir::ModuleOp module, Policy &policy, llvm::StringRef target,
-               unsigned maxSteps, std::vector<double> *decisionMicros = nullptr);
 
 /// Installs a resolver that knows `policy` (the shipped model), `policy:PATH`
 /// and every name useNamedPipelines knows.

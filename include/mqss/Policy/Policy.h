@@ -55,6 +55,12 @@ public:
   /// An action drawn from the masked distribution with \p random in [0, 1).
   virtual Decision sample(const FeatureVector &features, const std::vector<bool> &mask,
                           double random) = 0;
+  /// Gradient x input of log p(\p action) under the masked softmax, one
+  /// signed weight per feature: how much each feature's value pushed the
+  /// policy towards (positive) or away from (negative) that action. Zero for
+  /// policies that do not depend on the features.
+  virtual std::vector<float> attribute(const FeatureVector &features,
+                                       const std::vector<bool> &mask, unsigned action);
   virtual llvm::StringRef kind() const = 0;
   virtual const ModelMetadata &metadata() const = 0;
 };

@@ -49,6 +49,9 @@ struct ResolvedPipeline {
   std::string text;
   /// Set when the pipeline fixes the LLVM opt level (a finish action).
   std::optional<unsigned> llvmOptLevel;
+  /// Set when the transformation is not one pipeline (a pipeline per
+  /// function): it is applied instead of `text`, which then only describes it.
+  std::function<llvm::Error(mlir::ModuleOp)> transform;
 };
 
 /// Turns what the user wrote (a name such as `default`, or pipeline text) into

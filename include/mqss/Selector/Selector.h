@@ -1,0 +1,162 @@
+//===- Selector.h - The C++ API: choose, apply and explain a pipeline ------===//
+//
+// What a compiler links (`find_package(MQSS)`, `MQSS::Selector`): load a
+// model once, then for each module
+//
+//   auto selector = mqss::Selector::create({.target = "x86-avx2"});
+//   auto selection = selector->select(module);      // decisions per function
+//   llvm::Error e = selector->apply(module, *selection);
+//
+// Decisions are made greedily by the policy, stage by stage, on a scratch
+// copy of each function (its own features, its own sequence); `apply` then
+// runs each function's pipeline. This header includes neither libtorch nor
+// the measurement harness.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MQSS_SELECTOR_SELECTOR_H
+#define MQSS_SELECTOR_SELECTOR_H
+
+#include "mqss/Actions/Catalog.h"
+#include "mqss/Features/Encoder.h"
+#include "mqss/Runtime/Harness.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mqss {
+
+class Policy;
+
+/// Plans a sequence with \p policy on \p module in-process (greedy, as a
+/// deployed selector decides), applying each action. The caller isolates
+/// it when the IR is untrusted. \p decisionMicros receives the time of each
+/// decision (features + inference).
+llvm::Expected<std::vector<const Action *>>
+planWithPolicy(mlir::ModuleOp module, Policy &policy, llvm::StringRef target,
+               unsigned maxSteps, std::vector<double> *decisionMicros = nullptr);
+
+struct SelectorOptions {
+  /// Model file; empty means the shipped default (or $MQSS_MODEL).
+  std::string modelPath;
+  /// host, x86-avx512, x86-avx2, x86-sse4 (see `mqss run --help`).
+  std::string target = "host";
+  unsigned maxSteps = 8;
+};
+
+/// The decision for one function of a module.
+struct FunctionSelection {
+  std::string name;
+  std::vector<const Action *> actions;
+  /// The textual pipeline equivalent to the actions (mlir-opt syntax, without
+  /// the outer builtin.module), applied to a module holding this function.
+  std::string pipeline;
+  std::vector<double> decisionMicros; ///< per decision: features + inference
+};
+
+struct Selection {
+  std::vector<FunctionSelection> functions;
+  /// Features + inference over all decisions, in microseconds.
+  double decisionMicros = 0;
+  /// Time spent applying actions while deciding (pass execution).
+  double passMicros = 0;
+  /// "policy", or "default" when a measured guard kept the baseline.
+  std::string chosen = "policy";
+  /// With a guard: the chosen pipeline's measured speedup over `default`.
+  std::optional<double> measuredSpeedup;
+
+  /// True when every function got the same sequence: one pipeline applies
+  /// to the whole module.
+  bool uniform() const;
+  /// The pipeline when uniform, else "@f: P | @g: Q".
+  std::string describe() const;
+};
+
+struct FeatureWeight {
+  std::string name;
+  float weight = 0; ///< gradient x input of log p(action)
+};
+
+struct ActionProbability {
+  const Action *action = nullptr;
+  float probability = 0;
+};
+
+struct DecisionExplanation {
+  std::string function;
+  unsigned step = 0;
+  Stage stage = Stage::Tensor;
+  const Action *action = nullptr;
+  float probability = 0;
+  std::vector<FeatureWeight> topFeatures; ///< largest |weight| first
+  std::vector<ActionProbability> alternatives; ///< runner-up actions, most probable first
+};
+
+class Selector {
+public:
+  /// Loads the model and checks the target. Errors name what is wrong: a
+  /// missing or corrupt model file, a model made for another feature spec,
+  /// catalog or MLIR version, an unknown target.
+  static llvm::Expected<std::unique_ptr<Selector>> create(const SelectorOptions &options);
+  ~Selector();
+
+  /// Decides a sequence for each function with a body (\p module is not
+  /// changed). A module without such a function is an error.
+  llvm::Expected<Selection> select(mlir::ModuleOp module);
+
+  /// Applies \p selection to \p module: one pipeline when it is uniform,
+  /// else each function's pipeline on its own copy, merged back. When the
+  /// per-function results disagree at call boundaries (one function left on
+  /// tensors, its callee bufferized), the first function's sequence is
+  /// applied to the whole module instead, and \p selection is changed to say so.
+  llvm::Error apply(mlir::ModuleOp module, Selection &selection);
+
+  /// select() and apply() in one go, reusing the IR the decisions produced
+  /// instead of running the passes twice: what `mqss select` and the
+  /// `mqss-select` pass do.
+  llvm::Expected<Selection> optimize(mlir::ModuleOp module);
+
+  /// Selects with a measured guard: the policy's plan and the plan that starts
+  /// with its runner-up first action are timed against `default` in a
+  /// sandboxed child (JIT, seeded inputs, output check); the fastest wins and
+  /// `default` is kept unless a candidate beats it. One decision for the whole
+  /// module (the harness measures modules). Needs a runnable entry function.
+  llvm::Expected<Selection> selectMeasured(mlir::ModuleOp module);
+
+  /// \p selection as a pipeline for the measurement harness (`mqss run`,
+  /// the guard): its text when uniform, else a transform that applies it to
+  /// the harness's copy of the module. The selector must outlive its use.
+  ResolvedPipeline harnessPipeline(const Selection &selection);
+
+  /// Explains every decision select() would make: the top \p topK features
+  /// by |gradient x input| and the runner-up actions.
+  llvm::Expected<std::vector<DecisionExplanation>> explain(mlir::ModuleOp module,
+                                                           unsigned topK = 3);
+
+  const SelectorOptions &options() const { return opts; }
+  std::string modelPath() const;
+  Policy &policy() { return *policyImpl; }
+
+private:
+  Selector(SelectorOptions options, std::unique_ptr<Policy> policy);
+  /// Decides per function; with \p results, keeps each function's planned IR.
+  llvm::Expected<Selection> decide(mlir::ModuleOp module,
+                                   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> *results,
+                                   std::vector<DecisionExplanation> *explanations,
+                                   unsigned topK);
+  llvm::Error install(mlir::ModuleOp module,
+                      std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results,
+                      Selection &selection);
+
+  SelectorOptions opts;
+  std::unique_ptr<Policy> policyImpl;
+};
+
+} // namespace mqss
+
+#endif // MQSS_SELECTOR_SELECTOR_H

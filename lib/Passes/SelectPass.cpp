@@ -1,0 +1,106 @@
+//===- SelectPass.cpp - The `mqss-select` pass ----------------------------===//
+//
+// Wraps mqss::Selector: the model is loaded once when the pass manager
+// initializes the pass; each module is then optimized function by function.
+// Errors (missing model, unknown target, a function the chosen passes fail
+// on) are diagnostics and a pass failure, never a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mqss/Passes/Passes.h"
+
+#include "mqss/Selector/Selector.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mqss {
+
+#define GEN_PASS_DEF_SELECTPIPELINE
+#include "mqss/Passes/Passes.h.inc"
+
+namespace {
+class SelectPipelinePass : public impl::SelectPipelineBase<SelectPipelinePass> {
+public:
+  using SelectPipelineBase::SelectPipelineBase;
+
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    // What the chosen actions produce.
+    registry.insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
+                    mlir::bufferization::BufferizationDialect, mlir::func::FuncDialect,
+                    mlir::linalg::LinalgDialect, mlir::math::MathDialect,
+                    mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                    mlir::tensor::TensorDialect, mlir::transform::TransformDialect,
+                    mlir::vector::VectorDialect>();
+  }
+
+  mlir::LogicalResult initialize(mlir::MLIRContext *context) override {
+    auto fail = [&](const llvm::Twine &message) {
+      mlir::emitError(mlir::UnknownLoc::get(context)) << "mqss-select: " << message;
+      return mlir::failure();
+    };
+    if (guard != "none" && guard != "measure")
+      return fail("guard must be none or measure, not '" + guard + "'");
+    SelectorOptions options;
+    options.modelPath = model;
+    options.target = target;
+    options.maxSteps = maxSteps;
+    auto created = Selector::create(options);
+    if (!created)
+      return fail(llvm::toString(created.takeError()));
+    selector = std::shared_ptr<Selector>(std::move(*created));
+    return mlir::success();
+  }
+
+  void runOnOperation() override {
+    mlir::ModuleOp module = getOperation();
+    bool hasFunction = llvm::any_of(module.getOps<mlir::func::FuncOp>(),
+                                    [](mlir::func::FuncOp f) { return !f.isExternal(); });
+    if (!hasFunction)
+      return markAllAnalysesPreserved();
+    auto selection = guard == "measure" ? measuredSelection(module) : selector->optimize(module);
+    if (!selection) {
+      module.emitError() << "mqss-select: " << llvm::toString(selection.takeError());
+      return signalPassFailure();
+    }
+    if (!remarks)
+      return;
+    auto remark = mlir::emitRemark(module.getLoc()) << "mqss-select: ";
+    for (const FunctionSelection &function : selection->functions) {
+      remark << "@" << function.name << ": ";
+      llvm::interleave(
+          function.actions, [&](const Action *action) { remark << action->name; },
+          [&] { remark << ","; });
+      remark << "; ";
+    }
+    remark << llvm::formatv("decision_us={0:F1} pass_us={1:F1}", selection->decisionMicros,
+                            selection->passMicros)
+                  .str();
+  }
+
+private:
+  llvm::Expected<Selection> measuredSelection(mlir::ModuleOp module) {
+    auto selection = selector->selectMeasured(module);
+    if (!selection)
+      return selection.takeError();
+    if (llvm::Error error = selector->apply(module, *selection))
+      return std::move(error);
+    return selection;
+  }
+
+  /// Shared by the copies the pass manager makes of this pass.
+  std::shared_ptr<Selector> selector;
+};
+} // namespace
+
+} // namespace mqss

@@ -1,0 +1,159 @@
+//===- Guard.cpp - Selection with a measured guard -------------------------===//
+//
+// The policy's top candidates are timed against `default` by the
+// measurement harness (sandboxed child, JIT, seeded inputs, output check
+// against the naive lowering). Kept apart from Selector.cpp so that code
+// without the JIT (the pass plugin inside mlir-opt) links the selector
+// without it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mqss/Selector/Selector.h"
+
+#include "mqss/Actions/Baselines.h"
+#include "mqss/Actions/Sequence.h"
+#include "mqss/Policy/Policy.h"
+
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mqss {
+
+namespace {
+/// A temporary file holding \p module, removed on destruction.
+class ModuleFile {
+public:
+  llvm::Error write(mlir::ModuleOp module) {
+    int fd = -1;
+    llvm::SmallString<128> name;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile("mqss-guard", "mlir", fd, name))
+      return llvm::createStringError(ec, "cannot create a temporary file: " + ec.message());
+    path = name.str().str();
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    module->print(os);
+    os.close();
+    if (os.has_error())
+      return llvm::createStringError(os.error(), "cannot write '" + path + "'");
+    return llvm::Error::success();
+  }
+  ~ModuleFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+  }
+  std::string path;
+};
+
+/// \p selection with every function given \p actions.
+llvm::Expected<Selection> uniformSelection(Selection selection,
+                                           const std::vector<const Action *> &actions) {
+  auto pipeline = pipelineForActions(actions);
+  if (!pipeline)
+    return pipeline.takeError();
+  for (FunctionSelection &function : selection.functions) {
+    function.actions = actions;
+    function.pipeline = *pipeline;
+  }
+  return selection;
+}
+} // namespace
+
+ResolvedPipeline Selector::harnessPipeline(const Selection &selection) {
+  ResolvedPipeline resolved;
+  resolved.text = selection.describe();
+  if (!selection.functions.empty())
+    resolved.llvmOptLevel = llvmOptLevelFor(selection.functions.front().actions);
+  if (!selection.uniform())
+    resolved.transform = [this, copy = selection](mlir::ModuleOp module) mutable {
+      return apply(module, copy);
+    };
+  return resolved;
+}
+
+llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
+  ModuleFile file;
+  if (llvm::Error error = file.write(module))
+    return std::move(error);
+
+  // Candidates: the policy's per-function selection, and the plan that starts
+  // with the policy's runner-up first action.
+  auto decided = select(module);
+  if (!decided)
+    return decided.takeError();
+  std::vector<Selection> candidates{*decided};
+  auto explanations = explain(module, /*topK=*/1);
+  if (!explanations)
+    return explanations.takeError();
+  if (!explanations->empty() && !explanations->front().alternatives.empty()) {
+    const Action *runnerUp = explanations->front().alternatives.front().action;
+    mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
+    std::vector<const Action *> branch{runnerUp};
+    if (runnerUp->kind != ActionKind::Finish) {
+      if (llvm::Error error = applyAction(*scratch, *runnerUp)) {
+        llvm::consumeError(std::move(error)); // an illegal branch: one candidate fewer
+        branch.clear();
+      } else if (auto rest = planWithPolicy(*scratch, *policyImpl, opts.target,
+                                            opts.maxSteps - 1)) {
+        branch.insert(branch.end(), rest->begin(), rest->end());
+      } else {
+        llvm::consumeError(rest.takeError());
+        branch.clear();
+      }
+    }
+    if (!branch.empty()) {
+      auto alternative = uniformSelection(*decided, branch);
+      if (!alternative)
+        return alternative.takeError();
+      candidates.push_back(std::move(*alternative));
+    }
+  }
+
+  double best = 0;
+  std::optional<size_t> bestIndex;
+  std::string lastFailure;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    RunRequest request;
+    request.inputPath = file.path;
+    request.target = opts.target;
+    request.pipeline = "mqss:guard-candidate";
+    request.baseline = "default";
+    useNamedPipelines(request);
+    PipelineResolver named = request.resolvePipeline;
+    ResolvedPipeline candidate = harnessPipeline(candidates[i]);
+    request.resolvePipeline = [named, candidate](mlir::ModuleOp module, llvm::StringRef spec)
+        -> llvm::Expected<ResolvedPipeline> {
+      if (spec == "mqss:guard-candidate")
+        return candidate;
+      return named(module, spec);
+    };
+    RunReport report = runMeasurement(request);
+    if (!report.ok() || !report.speedup) {
+      lastFailure = (runStatusName(report.status) + ": " + report.message).str();
+      continue;
+    }
+    if (!bestIndex || report.speedup->median > best) {
+      best = report.speedup->median;
+      bestIndex = i;
+    }
+  }
+  if (!bestIndex)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot measure the module: " + lastFailure);
+
+  Selection chosen = std::move(candidates[*bestIndex]);
+  chosen.measuredSpeedup = best;
+  if (best >= 1.0)
+    return chosen;
+  mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
+  auto fallback = planDefault(*scratch);
+  if (!fallback)
+    return fallback.takeError();
+  auto kept = uniformSelection(std::move(chosen), *fallback);
+  if (!kept)
+    return kept.takeError();
+  kept->chosen = "default";
+  kept->measuredSpeedup = 1.0;
+  return kept;
+}
+
+} // namespace mqss

@@ -1,0 +1,377 @@
+//===- Selector.cpp - Per-function decisions, their application, explanations -===//
+//
+// Each function with a body is decided on a scratch module in which every
+// other function is reduced to a private declaration, so its features are
+// its own and its sequence is applied to it alone. The results are merged
+// back by symbol: the first function's result is the base, each other
+// function's definition replaces its declaration there, and the symbols its
+// pipeline created (globals, outlined helpers) come along, renamed when they
+// clash with a different definition of the same name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mqss/Selector/Selector.h"
+
+#include "mqss/Actions/Sequence.h"
+#include "mqss/IR/Summary.h"
+#include "mqss/Policy/Policy.h"
+#include "mqss/Runtime/Pipeline.h"
+#include "mqss/Runtime/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace mqss {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double microsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+llvm::Error selectorError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// What one planning run observes, besides the plan.
+struct PlanObserver {
+  std::vector<double> *decisionMicros = nullptr;
+  double *passMicros = nullptr;
+  std::vector<DecisionExplanation> *explanations = nullptr;
+  unsigned topK = 3;
+  std::string function;
+  /// Take this action at the first step instead of the policy's choice.
+  const Action *forcedFirst = nullptr;
+};
+
+DecisionExplanation explainDecision(Policy &policy, const FeatureVector &features,
+                                    const std::vector<bool> &mask, const Decision &decision,
+                                    unsigned topK) {
+  DecisionExplanation explanation;
+  explanation.action = decision.action;
+  explanation.probability = decision.probability;
+  unsigned chosen = actionIndex(*decision.action);
+  std::vector<float> weights = policy.attribute(features, mask, chosen);
+  std::vector<unsigned> order(weights.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+    return std::fabs(weights[a]) > std::fabs(weights[b]);
+  });
+  for (unsigned i = 0; i < std::min<size_t>(topK, order.size()); ++i)
+    explanation.topFeatures.push_back(
+        {featureSpec()[order[i]].name.str(), weights[order[i]]});
+
+  std::vector<unsigned> actions;
+  for (unsigned i = 0; i < decision.probabilities.size(); ++i)
+    if (i != chosen && decision.probabilities[i] > 0)
+      actions.push_back(i);
+  std::stable_sort(actions.begin(), actions.end(), [&](unsigned a, unsigned b) {
+    return decision.probabilities[a] > decision.probabilities[b];
+  });
+  for (unsigned i = 0; i < std::min<size_t>(topK, actions.size()); ++i)
+    explanation.alternatives.push_back(
+        {&actionCatalog()[actions[i]], decision.probabilities[actions[i]]});
+  return explanation;
+}
+
+/// Greedy planning, applying each chosen action to \p module.
+llvm::Expected<std::vector<const Action *>> plan(mlir::ModuleOp module, Policy &policy,
+                                                 llvm::StringRef target, unsigned maxSteps,
+                                                 const PlanObserver &observer) {
+  EncoderContext context;
+  context.vectorBits = targetVectorBits(target);
+  context.maxSteps = maxSteps;
+  std::vector<const Action *> actions;
+  for (unsigned step = 0; step < maxSteps; ++step) {
+    auto start = Clock::now();
+    IRSummary summary = summarize(module);
+    context.stage = summary.stage();
+    context.step = step;
+    FeatureVector features = encodeFeatures(summary, context);
+    std::vector<bool> mask = legalMask(summary, context.stage);
+    Decision decision = policy.decide(features, mask);
+    if (step == 0 && observer.forcedFirst) {
+      unsigned index = actionIndex(*observer.forcedFirst);
+      if (!mask[index])
+        return selectorError("action '" + observer.forcedFirst->name +
+                             "' is not legal on this module");
+      decision.action = observer.forcedFirst;
+      decision.probability = decision.probabilities[index];
+    }
+    if (observer.decisionMicros)
+      observer.decisionMicros->push_back(microsSince(start));
+    if (observer.explanations) {
+      DecisionExplanation explanation =
+          explainDecision(policy, features, mask, decision, observer.topK);
+      explanation.function = observer.function;
+      explanation.step = step;
+      explanation.stage = context.stage;
+      observer.explanations->push_back(std::move(explanation));
+    }
+    actions.push_back(decision.action);
+    context.history.push_back(decision.action);
+    if (decision.action->kind == ActionKind::Finish)
+      return actions;
+    auto applyStart = Clock::now();
+    if (llvm::Error error = applyAction(module, *decision.action))
+      return std::move(error);
+    if (observer.passMicros)
+      *observer.passMicros += microsSince(applyStart);
+  }
+  actions.push_back(lookupAction("finish-O3"));
+  return actions;
+}
+
+/// The functions a selection decides for, in module order.
+std::vector<mlir::func::FuncOp> definedFunctions(mlir::ModuleOp module) {
+  std::vector<mlir::func::FuncOp> functions;
+  for (auto function : module.getOps<mlir::func::FuncOp>())
+    if (!function.isExternal())
+      functions.push_back(function);
+  return functions;
+}
+
+/// A module like \p module in which every function but \p name is a private
+/// declaration. Built op by op: cloning the whole module and erasing bodies
+/// would copy every other function's body once per function.
+mlir::OwningOpRef<mlir::ModuleOp> isolateFunction(mlir::ModuleOp module, llvm::StringRef name) {
+  mlir::OpBuilder builder(module.getContext());
+  mlir::OwningOpRef<mlir::ModuleOp> copy = mlir::ModuleOp::create(module.getLoc());
+  copy.get()->setAttrs(module->getAttrs());
+  builder.setInsertionPointToEnd(copy->getBody());
+  for (mlir::Operation &op : module.getBody()->getOperations()) {
+    auto function = llvm::dyn_cast<mlir::func::FuncOp>(&op);
+    if (!function || function.isExternal() || function.getSymName() == name) {
+      builder.clone(op);
+      continue;
+    }
+    mlir::func::FuncOp declaration = function.cloneWithoutRegions();
+    declaration.setPrivate();
+    copy->getBody()->push_back(declaration);
+  }
+  return copy;
+}
+
+std::string printed(mlir::Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os, mlir::OpPrintingFlags().useLocalScope());
+  return text;
+}
+
+/// Moves function \p name, and the symbols its pipeline created, from
+/// \p from into \p base (see the file comment).
+llvm::Error mergeFunction(mlir::ModuleOp base, mlir::ModuleOp from, llvm::StringRef name) {
+  mlir::SymbolTable baseSymbols(base);
+  mlir::SymbolTable fromSymbols(from);
+  auto definition = fromSymbols.lookup<mlir::func::FuncOp>(name);
+  if (!definition)
+    return selectorError("function '" + name + "' disappeared while it was optimized");
+  // Clashing helper symbols are renamed in `from` first, uses included.
+  for (mlir::Operation &op : llvm::make_early_inc_range(from.getBody()->getOperations())) {
+    auto symbol = llvm::dyn_cast<mlir::SymbolOpInterface>(&op);
+    if (!symbol || symbol.getName() == name)
+      continue;
+    mlir::Operation *existing = baseSymbols.lookup(symbol.getName());
+    if (!existing)
+      continue;
+    auto function = llvm::dyn_cast<mlir::func::FuncOp>(&op);
+    if ((function && function.isExternal()) || printed(existing) == printed(&op))
+      continue; // another function's declaration, or the same helper
+    if (mlir::failed(fromSymbols.renameToUnique(&op, {&baseSymbols})))
+      return selectorError("cannot rename symbol '" + symbol.getName() + "' while merging");
+  }
+  for (mlir::Operation &op : from.getBody()->getOperations()) {
+    auto symbol = llvm::dyn_cast<mlir::SymbolOpInterface>(&op);
+    if (!symbol)
+      continue;
+    if (symbol.getName() == name) {
+      if (mlir::Operation *declaration = baseSymbols.lookup(name))
+        baseSymbols.erase(declaration);
+      baseSymbols.insert(op.clone());
+    } else if (!baseSymbols.lookup(symbol.getName())) {
+      baseSymbols.insert(op.clone());
+    }
+  }
+  return llvm::Error::success();
+}
+
+/// Keeps base's function order: the merged functions are moved to the
+/// positions the original module had them in.
+void restoreOrder(mlir::ModuleOp module, llvm::ArrayRef<std::string> order) {
+  mlir::SymbolTable symbols(module);
+  mlir::Operation *previous = nullptr;
+  for (const std::string &name : order) {
+    mlir::Operation *op = symbols.lookup(name);
+    if (!op)
+      continue;
+    if (previous)
+      op->moveAfter(previous);
+    previous = op;
+  }
+}
+
+void replaceModuleContents(mlir::ModuleOp module, mlir::OwningOpRef<mlir::ModuleOp> with) {
+  module.getBodyRegion().takeBody(with->getBodyRegion());
+  module->setAttrs(with.get()->getAttrs());
+}
+} // namespace
+
+llvm::Expected<std::vector<const Action *>>
+planWithPolicy(mlir::ModuleOp module, Policy &policy, llvm::StringRef target,
+               unsigned maxSteps, std::vector<double> *decisionMicros) {
+  PlanObserver observer;
+  observer.decisionMicros = decisionMicros;
+  return plan(module, policy, target, maxSteps, observer);
+}
+
+bool Selection::uniform() const {
+  return llvm::all_of(functions, [&](const FunctionSelection &function) {
+    return function.actions == functions.front().actions;
+  });
+}
+
+std::string Selection::describe() const {
+  if (uniform())
+    return functions.empty() ? "" : functions.front().pipeline;
+  std::string text;
+  for (const FunctionSelection &function : functions)
+    text += (text.empty() ? "@" : " | @") + function.name + ": " + function.pipeline;
+  return text;
+}
+
+Selector::Selector(SelectorOptions options, std::unique_ptr<Policy> policy)
+    : opts(std::move(options)), policyImpl(std::move(policy)) {}
+Selector::~Selector() = default;
+
+std::string Selector::modelPath() const {
+  return opts.modelPath.empty() ? defaultModelPath() : opts.modelPath;
+}
+
+llvm::Expected<std::unique_ptr<Selector>> Selector::create(const SelectorOptions &options) {
+  if (auto target = resolveTarget(options.target); !target)
+    return target.takeError();
+  if (options.maxSteps == 0)
+    return selectorError("max-steps must be at least 1");
+  SelectorOptions resolved = options;
+  if (resolved.modelPath.empty())
+    resolved.modelPath = defaultModelPath();
+  auto policy = loadPolicy(resolved.modelPath);
+  if (!policy)
+    return policy.takeError();
+  return std::unique_ptr<Selector>(new Selector(std::move(resolved), std::move(*policy)));
+}
+
+llvm::Expected<Selection>
+Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::ModuleOp>> *results,
+                 std::vector<DecisionExplanation> *explanations, unsigned topK) {
+  std::vector<mlir::func::FuncOp> functions = definedFunctions(module);
+  if (functions.empty())
+    return selectorError("the module has no function with a body to optimize");
+  Selection selection;
+  for (mlir::func::FuncOp function : functions) {
+    FunctionSelection decided;
+    decided.name = function.getSymName().str();
+    // A module with one function needs no isolating copy beyond the scratch.
+    mlir::OwningOpRef<mlir::ModuleOp> scratch =
+        functions.size() == 1 ? module.clone() : isolateFunction(module, decided.name);
+    PlanObserver observer;
+    observer.decisionMicros = &decided.decisionMicros;
+    observer.passMicros = &selection.passMicros;
+    observer.explanations = explanations;
+    observer.topK = topK;
+    observer.function = decided.name;
+    auto actions = plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer);
+    if (!actions)
+      return selectorError("@" + decided.name + ": " + llvm::toString(actions.takeError()));
+    decided.actions = std::move(*actions);
+    auto pipeline = pipelineForActions(decided.actions);
+    if (!pipeline)
+      return pipeline.takeError();
+    decided.pipeline = std::move(*pipeline);
+    for (double us : decided.decisionMicros)
+      selection.decisionMicros += us;
+    selection.functions.push_back(std::move(decided));
+    if (results)
+      results->push_back(std::move(scratch));
+  }
+  return selection;
+}
+
+llvm::Expected<Selection> Selector::select(mlir::ModuleOp module) {
+  return decide(module, nullptr, nullptr, 3);
+}
+
+llvm::Expected<std::vector<DecisionExplanation>> Selector::explain(mlir::ModuleOp module,
+                                                                   unsigned topK) {
+  std::vector<DecisionExplanation> explanations;
+  if (auto selection = decide(module, nullptr, &explanations, topK); !selection)
+    return selection.takeError();
+  return explanations;
+}
+
+llvm::Error Selector::install(mlir::ModuleOp module,
+                              std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results,
+                              Selection &selection) {
+  if (results.size() == 1) {
+    replaceModuleContents(module, std::move(results.front()));
+    return llvm::Error::success();
+  }
+  std::vector<std::string> order;
+  for (const FunctionSelection &function : selection.functions)
+    order.push_back(function.name);
+  mlir::OwningOpRef<mlir::ModuleOp> merged = std::move(results.front());
+  for (size_t i = 1; i < results.size(); ++i)
+    if (llvm::Error error = mergeFunction(*merged, *results[i], order[i]))
+      return error;
+  restoreOrder(*merged, order);
+  if (mlir::succeeded(mlir::verify(*merged))) {
+    replaceModuleContents(module, std::move(merged));
+    return llvm::Error::success();
+  }
+  // The functions' results do not fit together (e.g. one left on tensors
+  // while its callee was bufferized): one sequence for all of them.
+  FunctionSelection &first = selection.functions.front();
+  if (llvm::Error error = applyPipeline(module, first.pipeline))
+    return error;
+  for (FunctionSelection &function : selection.functions) {
+    function.actions = first.actions;
+    function.pipeline = first.pipeline;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Selector::apply(mlir::ModuleOp module, Selection &selection) {
+  if (selection.functions.empty())
+    return selectorError("the selection is empty");
+  if (selection.uniform())
+    return applyPipeline(module, selection.functions.front().pipeline);
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results;
+  for (const FunctionSelection &function : selection.functions) {
+    mlir::OwningOpRef<mlir::ModuleOp> copy = isolateFunction(module, function.name);
+    if (llvm::Error error = applyPipeline(*copy, function.pipeline))
+      return selectorError("@" + function.name + ": " + llvm::toString(std::move(error)));
+    results.push_back(std::move(copy));
+  }
+  return install(module, std::move(results), selection);
+}
+
+llvm::Expected<Selection> Selector::optimize(mlir::ModuleOp module) {
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results;
+  auto selection = decide(module, &results, nullptr, 3);
+  if (!selection)
+    return selection.takeError();
+  if (llvm::Error error = install(module, std::move(results), *selection))
+    return std::move(error);
+  return selection;
+}
+
+} // namespace mqss

@@ -1,0 +1,187 @@
+//===- SelectorTest.cpp - The C++ API: per-function decisions, explanations -===//
+
+#include "mqss/Selector/Selector.h"
+
+#include "mqss/IR/Context.h"
+#include "mqss/IR/Loader.h"
+#include "mqss/IR/Summary.h"
+#include "mqss/Policy/Network.h"
+
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/FileSystem.h"
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace mqss;
+
+namespace {
+std::string printed(mlir::ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
+struct Fixture {
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  mlir::OwningOpRef<mlir::ModuleOp> load(llvm::StringRef path) {
+    registerPasses();
+    auto module = loadModuleFile(*context, path);
+    EXPECT_TRUE(static_cast<bool>(module)) << llvm::toString(module.takeError());
+    return std::move(*module);
+  }
+};
+
+std::unique_ptr<Selector> shippedSelector(llvm::StringRef target = "x86-avx2") {
+  SelectorOptions options;
+  options.target = target.str();
+  auto selector = Selector::create(options);
+  EXPECT_TRUE(static_cast<bool>(selector)) << llvm::toString(selector.takeError());
+  return std::move(*selector);
+}
+} // namespace
+
+TEST(Selector, DecidesPerFunctionAndApplyMatchesOptimize) {
+  Fixture f;
+  auto module = f.load(MQSS_TEST_INPUTS "/two_kernels.mlir");
+  auto selector = shippedSelector();
+  auto selection = selector->select(*module);
+  ASSERT_TRUE(static_cast<bool>(selection)) << llvm::toString(selection.takeError());
+  ASSERT_EQ(selection->functions.size(), 3u);
+  EXPECT_EQ(selection->functions[0].name, "matmul");
+  EXPECT_EQ(selection->functions[1].name, "relu");
+  EXPECT_EQ(selection->functions[2].name, "main");
+  for (const FunctionSelection &function : selection->functions) {
+    EXPECT_FALSE(function.actions.empty());
+    EXPECT_EQ(function.actions.back()->kind, ActionKind::Finish);
+    EXPECT_EQ(function.decisionMicros.size() + (function.actions.size() > 8 ? 1 : 0),
+              function.actions.size());
+  }
+  // A matmul and an elementwise kernel are not decided alike.
+  EXPECT_NE(selection->functions[0].actions, selection->functions[1].actions);
+
+  std::string before = printed(*module);
+  auto again = selector->select(*module);
+  ASSERT_TRUE(static_cast<bool>(again));
+  EXPECT_EQ(printed(*module), before) << "select() must not change the module";
+
+  mlir::OwningOpRef<mlir::ModuleOp> applied = module->clone();
+  ASSERT_FALSE(errorToBool(selector->apply(*applied, *selection)));
+  mlir::OwningOpRef<mlir::ModuleOp> optimized = module->clone();
+  auto optimizedSelection = selector->optimize(*optimized);
+  ASSERT_TRUE(static_cast<bool>(optimizedSelection));
+  EXPECT_TRUE(mlir::succeeded(mlir::verify(*optimized)));
+  EXPECT_EQ(printed(*applied), printed(*optimized));
+  // Every function was transformed: no linalg op is left in the kernels.
+  EXPECT_EQ(printed(*optimized).find("linalg.matmul"), std::string::npos);
+}
+
+TEST(Selector, AttributionIsGradientTimesInput) {
+  // Finite differences of log p(action) against the analytic gradient, on a
+  // freshly initialised network (weights of ordinary size, not the tiny
+  // initial policy head) and a real module's features.
+  configureTorchThreads();
+  torch::manual_seed(11);
+  ActorCritic network(kNumFeatures, actionCatalog().size());
+  {
+    torch::NoGradGuard noGrad;
+    network->policyHead->weight.normal_(0, 0.3);
+  }
+  ModelMetadata metadata = currentMetadata();
+  metadata.hidden = {128, 64, 32};
+  auto policy = createNetworkPolicy(network, metadata);
+
+  Fixture f;
+  auto module = f.load(MQSS_EXAMPLES "/matmul.mlir");
+  IRSummary summary = summarize(*module);
+  EncoderContext context;
+  context.stage = summary.stage();
+  FeatureVector features = encodeFeatures(summary, context);
+  std::vector<bool> mask = legalMask(summary, context.stage);
+  Decision decision = policy->decide(features, mask);
+  unsigned action = actionIndex(*decision.action);
+  std::vector<float> weights = policy->attribute(features, mask, action);
+  ASSERT_EQ(weights.size(), kNumFeatures);
+
+  auto logProbability = [&](const FeatureVector &x) {
+    return std::log(double(policy->decide(x, mask).probabilities[action]));
+  };
+  unsigned checked = 0;
+  for (unsigned i = 0; i < kNumFeatures; ++i) {
+    if (features[i] == 0) {
+      EXPECT_EQ(weights[i], 0.0f) << featureSpec()[i].name.str();
+      continue;
+    }
+    const float h = 1e-2f * std::max(1.0f, std::fabs(features[i]));
+    FeatureVector up = features, down = features;
+    up[i] += h;
+    down[i] -= h;
+    double numeric = (logProbability(up) - logProbability(down)) / (2 * h) * features[i];
+    EXPECT_NEAR(weights[i], numeric, 2e-3 + 0.05 * std::fabs(numeric))
+        << featureSpec()[i].name.str();
+    ++checked;
+  }
+  EXPECT_GT(checked, 10u);
+}
+
+TEST(Selector, ExplanationsFollowTheDecisions) {
+  Fixture f;
+  auto module = f.load(MQSS_EXAMPLES "/matmul.mlir");
+  auto selector = shippedSelector();
+  auto selection = selector->select(*module);
+  auto explanations = selector->explain(*module, 3);
+  ASSERT_TRUE(static_cast<bool>(selection) && static_cast<bool>(explanations));
+  const auto &actions = selection->functions.front().actions;
+  ASSERT_LE(explanations->size(), actions.size());
+  for (size_t i = 0; i < explanations->size(); ++i) {
+    const DecisionExplanation &e = (*explanations)[i];
+    EXPECT_EQ(e.action, actions[i]);
+    EXPECT_EQ(e.step, i);
+    ASSERT_EQ(e.topFeatures.size(), 3u);
+    EXPECT_GE(std::fabs(e.topFeatures[0].weight), std::fabs(e.topFeatures[1].weight));
+    EXPECT_GE(std::fabs(e.topFeatures[1].weight), std::fabs(e.topFeatures[2].weight));
+    float total = e.probability;
+    for (const ActionProbability &alternative : e.alternatives) {
+      EXPECT_NE(alternative.action, e.action);
+      EXPECT_LE(alternative.probability, e.probability + 1e-6f) << "greedy picks the most probable";
+      total += alternative.probability;
+    }
+    EXPECT_LE(total, 1.0f + 1e-5f);
+  }
+}
+
+TEST(Selector, RefusesWhatItCannotUse) {
+  SelectorOptions unknownTarget;
+  unknownTarget.target = "riscv";
+  auto a = Selector::create(unknownTarget);
+  ASSERT_FALSE(static_cast<bool>(a));
+  EXPECT_NE(llvm::toString(a.takeError()).find("unknown target 'riscv'"), std::string::npos);
+
+  // A model made by another MLIR version.
+  configureTorchThreads();
+  ActorCritic network(kNumFeatures, actionCatalog().size());
+  ModelMetadata metadata = currentMetadata();
+  metadata.hidden = {128, 64, 32};
+  metadata.mlirVersion = "18.1.8";
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("mqss-model", "pt", path));
+  ASSERT_FALSE(errorToBool(saveModel(network, metadata, path)));
+  SelectorOptions stale;
+  stale.modelPath = std::string(path);
+  auto b = Selector::create(stale);
+  ASSERT_FALSE(static_cast<bool>(b));
+  std::string message = llvm::toString(b.takeError());
+  EXPECT_NE(message.find("trained against MLIR 18.1.8, but this build has 19"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("retrain it with `mqss train`"), std::string::npos);
+  llvm::sys::fs::remove(path);
+
+  Fixture f;
+  auto selector = shippedSelector();
+  mlir::OwningOpRef<mlir::ModuleOp> declarations = mlir::ModuleOp::create(
+      mlir::UnknownLoc::get(f.context.get()));
+  auto none = selector->select(*declarations);
+  ASSERT_FALSE(static_cast<bool>(none));
+  EXPECT_NE(llvm::toString(none.takeError()).find("no function with a body"), std::string::npos);
+}
