@@ -1,0 +1,206 @@
+//===- SelectBench.cpp - `mqss select` and the mqss-select pass: overheads --===//
+//
+// Builds a module of about 1,000 lines from real benchmark kernels (the
+// PolyBench kernels at their small size, renamed apart: one function each),
+// then measures
+//   1. select end-to-end as `mqss select` does it (parse the text, decide
+//      every function with the shipped model) excluding pass execution, i.e.
+//      wall time minus the time the chosen actions took to run.
+//      Target: p50 < 5 ms.
+//   2. the mqss-select pass inside an mqss-opt pipeline (the pass, then the
+//      mandatory lowering to the LLVM dialect): its decision time as a share
+//      of the total compile time that --mlir-timing reports.
+// Prints JSON.
+//
+// Usage: mqss-bench-select [--lines=N] [--iterations=N] [--target=T]
+//
+//===----------------------------------------------------------------------===//
+
+#include "mqss/IR/Context.h"
+#include "mqss/IR/Loader.h"
+#include "mqss/Runtime/Pipeline.h"
+#include "mqss/Selector/Selector.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace mqss;
+
+static llvm::cl::opt<unsigned> lines("lines", llvm::cl::desc("Lines of the generated module"),
+                                     llvm::cl::init(1000));
+static llvm::cl::opt<unsigned> iterations("iterations", llvm::cl::init(20));
+static llvm::cl::opt<std::string> target("target", llvm::cl::init("x86-avx2"));
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double percentile(std::vector<double> values, double p) {
+  std::sort(values.begin(), values.end());
+  return values[std::min(values.size() - 1, size_t(p * (values.size() - 1) + 0.5))];
+}
+
+/// PolyBench kernels, each renamed apart, appended until \p minLines.
+std::string buildModule(mlir::MLIRContext &context, unsigned minLines, unsigned &functions) {
+  static const char *kernels[] = {"2mm", "3mm", "atax", "bicg", "gemm", "gemver", "gesummv",
+                                  "mvt", "syrk", "syr2k", "jacobi-1d", "jacobi-2d", "doitgen",
+                                  "trmm", "symm", "fdtd-2d", "heat-3d", "correlation",
+                                  "covariance", "lu", "cholesky", "trisolv"};
+  mlir::OwningOpRef<mlir::ModuleOp> combined =
+      mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
+  mlir::SymbolTable symbols(*combined);
+  std::string text;
+  functions = 0;
+  for (unsigned round = 0; llvm::count(text, '\n') < minLines; ++round) {
+    for (const char *kernel : kernels) {
+      std::string path = llvm::formatv("{0}/polybench/{1}/{2}_small.mlir", MQSS_BENCHMARKS_DIR,
+                                       kernel, llvm::StringRef(kernel).str())
+                             .str();
+      std::replace(path.begin() + path.rfind('/'), path.end(), '-', '_');
+      auto module = loadModuleFile(context, path);
+      if (!module) {
+        llvm::consumeError(module.takeError());
+        continue;
+      }
+      for (mlir::Operation &op : llvm::make_early_inc_range((*module)->getBody()->getOperations())) {
+        op.remove();
+        symbols.insert(&op); // renames on a clash
+        ++functions;
+      }
+      text.clear();
+      llvm::raw_string_ostream os(text);
+      combined->print(os);
+      if (llvm::count(text, '\n') >= minLines)
+        break;
+    }
+    if (round > 100)
+      break;
+  }
+  return text;
+}
+
+/// Runs \p program with \p args; returns its stderr.
+std::string runCapturingStderr(llvm::StringRef program, llvm::ArrayRef<llvm::StringRef> args) {
+  llvm::SmallString<128> errPath;
+  llvm::sys::fs::createTemporaryFile("mqss-bench", "txt", errPath);
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(""),
+                                                llvm::StringRef(errPath)};
+  llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects);
+  auto buffer = llvm::MemoryBuffer::getFile(errPath);
+  llvm::sys::fs::remove(errPath);
+  return buffer ? (*buffer)->getBuffer().str() : "";
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::cl::ParseCommandLineOptions(argc, argv, "mqss select and mqss-select overheads\n");
+  auto context = createContext();
+  registerPasses();
+  unsigned functions = 0;
+  std::string source = buildModule(*context, lines, functions);
+  unsigned lineCount = llvm::count(source, '\n');
+
+  auto loadStart = Clock::now();
+  SelectorOptions options;
+  options.target = target;
+  auto selector = Selector::create(options);
+  if (!selector) {
+    llvm::errs() << llvm::toString(selector.takeError()) << "\n";
+    return 1;
+  }
+  double modelLoadMs = msSince(loadStart);
+
+  std::vector<double> totalMs, parseMs, decisionMs, passMs, overheadMs;
+  unsigned decisions = 0;
+  for (unsigned i = 0; i < iterations; ++i) {
+    auto start = Clock::now();
+    auto module = loadModuleSource(*context, source, "bench.mlir");
+    if (!module) {
+      llvm::errs() << llvm::toString(module.takeError());
+      return 1;
+    }
+    parseMs.push_back(msSince(start));
+    auto selection = (*selector)->select(**module);
+    if (!selection) {
+      llvm::errs() << llvm::toString(selection.takeError()) << "\n";
+      return 1;
+    }
+    double total = msSince(start);
+    totalMs.push_back(total);
+    decisionMs.push_back(selection->decisionMicros / 1000);
+    passMs.push_back(selection->passMicros / 1000);
+    overheadMs.push_back(total - selection->passMicros / 1000);
+    decisions = 0;
+    for (const FunctionSelection &function : selection->functions)
+      decisions += function.decisionMicros.size();
+  }
+
+  // The pass inside an mqss-opt pipeline, timed by --mlir-timing.
+  llvm::SmallString<128> modulePath;
+  int fd = -1;
+  llvm::sys::fs::createTemporaryFile("mqss-bench-select", "mlir", fd, modulePath);
+  {
+    llvm::raw_fd_ostream os(fd, true);
+    os << source;
+  }
+  std::string pipeline = "--pass-pipeline=builtin.module(mqss-select{remarks target=" +
+                         std::string(target) + "}," + mandatoryLoweringPipeline(true) + ")";
+  std::string optPath = MQSS_TOOLS_DIR "/mqss-opt";
+  std::vector<double> passShare;
+  double lastTotal = 0, lastDecision = 0;
+  for (unsigned i = 0; i < std::max(1u, iterations / 4); ++i) {
+    std::string log = runCapturingStderr(
+        optPath, {optPath, modulePath, pipeline, "--mlir-timing", "--mlir-timing-display=list",
+                  "-o", "/dev/null"});
+    llvm::SmallVector<llvm::StringRef> total, decision;
+    if (!llvm::Regex("Total Execution Time: ([0-9.]+) seconds").match(log, &total) ||
+        !llvm::Regex("decision_us=([0-9.]+)").match(log, &decision)) {
+      llvm::errs() << "unexpected mqss-opt output:\n" << log << "\n";
+      return 1;
+    }
+    double totalSeconds = 0, decisionMicros = 0;
+    total[1].getAsDouble(totalSeconds);
+    decision[1].getAsDouble(decisionMicros);
+    lastTotal = totalSeconds * 1000;
+    lastDecision = decisionMicros / 1000;
+    passShare.push_back(decisionMicros / 1e6 / totalSeconds);
+  }
+  llvm::sys::fs::remove(modulePath);
+
+  llvm::json::Object result{
+      {"benchmark", "select"},
+      {"target", std::string(target)},
+      {"module_lines", lineCount},
+      {"functions", functions},
+      {"decisions", decisions},
+      {"iterations", static_cast<unsigned>(iterations)},
+      {"model_load_ms", modelLoadMs},
+      {"select_excluding_passes_ms", llvm::json::Object{{"p50", percentile(overheadMs, 0.5)},
+                                                        {"p90", percentile(overheadMs, 0.9)}}},
+      {"parse_ms_p50", percentile(parseMs, 0.5)},
+      {"decision_ms_p50", percentile(decisionMs, 0.5)},
+      {"decision_us_per_step_p50", percentile(decisionMs, 0.5) * 1000 / std::max(1u, decisions)},
+      {"pass_execution_ms_p50", percentile(passMs, 0.5)},
+      {"select_total_ms_p50", percentile(totalMs, 0.5)},
+      {"target_select_excluding_passes_ms", 5.0},
+      {"meets_target", percentile(overheadMs, 0.5) < 5.0},
+      {"mqss_opt", llvm::json::Object{{"pipeline", "mqss-select + mandatory lowering"},
+                                      {"total_compile_ms", lastTotal},
+                                      {"decision_ms", lastDecision},
+                                      {"decision_share_p50", percentile(passShare, 0.5)}}}};
+  llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(result))) << "\n";
+  return 0;
+}
