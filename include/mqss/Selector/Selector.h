@@ -3,14 +3,15 @@
 // What a compiler links (`find_package(MQSS)`, `MQSS::Selector`): load a
 // model once, then for each module
 //
-//   auto selector = mqss::Selector::create({.target = "x86-avx2"});
-//   auto selection = selector->select(module);      // decisions per function
-//   llvm::Error e = selector->apply(module, *selection);
+//   mqss::SelectorOptions options;
+//   options.target = "x86-avx2";
+//   auto selector = mqss::Selector::create(options);
+//   auto selection = (*selector)->select(module);   // decisions per function
+//   llvm::Error e = (*selector)->apply(module, *selection);
 //
 // Decisions are made greedily by the policy, stage by stage, on a scratch
 // copy of each function (its own features, its own sequence); `apply` then
-// runs each function's pipeline. This header includes neither libtorch nor
-// the measurement harness.
+// runs each function's pipeline. This header does not include libtorch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MQSS_SELECTOR_SELECTOR_H
