@@ -139,9 +139,10 @@ def expected_from_db(db_path):
     conn.row_factory = sqlite3.Row
     try:
         rows = [dict(r) for r in conn.execute(
-            "SELECT target, actions, status, speedup, unix_time FROM served")]
+            "SELECT target, actions, status, speedup, unix_time FROM served ORDER BY id")]
     finally:
         conn.close()
+    # A stable sort on time: rows logged in the same instant stay in id order.
     measured = sorted((r for r in rows if r["status"] == "ok" and r["speedup"] is not None
                        and r["speedup"] > 0), key=lambda r: r["unix_time"])
 
