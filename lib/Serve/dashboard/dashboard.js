@@ -109,7 +109,7 @@
     }
     charts.passes = new window.Chart(document.getElementById('top-passes-chart'), {
       type: 'bar',
-      data: { labels: labels, datasets: [{ label: 'times chosen', data: counts, backgroundColor: '#2563eb' }] },
+      data: { labels: labels, datasets: [{ label: 'times chosen', data: counts, backgroundColor: '#2563eb', maxBarThickness: 22 }] },
       options: {
         indexAxis: 'y',
         animation: false,
