@@ -199,4 +199,56 @@ Episode runEpisode(const RunRequest &kernel, Policy &policy, Evaluator *evaluato
   return episode;
 }
 
+std::string episodeStepsJson(const Episode &episode) {
+  llvm::json::Array steps;
+  for (const EpisodeStep &step : episode.steps) {
+    llvm::json::Array features, mask;
+    for (float f : step.features)
+      features.push_back(static_cast<double>(f));
+    for (bool m : step.mask)
+      mask.push_back(m ? 1 : 0);
+    steps.push_back(llvm::json::Object{{"features", std::move(features)},
+                                       {"mask", std::move(mask)},
+                                       {"action", actionCatalog()[step.action].name},
+                                       {"probability", step.probability}});
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(steps));
+  return text;
+}
+
+llvm::Expected<std::vector<EpisodeStep>> parseEpisodeSteps(llvm::StringRef json) {
+  auto fail = [](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "bad trajectory steps: " + why);
+  };
+  auto parsed = llvm::json::parse(json);
+  if (!parsed)
+    return fail(llvm::toString(parsed.takeError()));
+  const llvm::json::Array *array = parsed->getAsArray();
+  if (!array)
+    return fail("not an array");
+  std::vector<EpisodeStep> steps;
+  for (const llvm::json::Value &value : *array) {
+    const llvm::json::Object *object = value.getAsObject();
+    const llvm::json::Array *features = object ? object->getArray("features") : nullptr;
+    const llvm::json::Array *mask = object ? object->getArray("mask") : nullptr;
+    auto name = object ? object->getString("action") : std::nullopt;
+    const Action *action = name ? lookupAction(*name) : nullptr;
+    if (!features || !mask || !action || features->size() != kNumFeatures ||
+        mask->size() != actionCatalog().size())
+      return fail("a step does not match this build's features and actions");
+    EpisodeStep step;
+    for (size_t i = 0; i < kNumFeatures; ++i)
+      step.features[i] = static_cast<float>((*features)[i].getAsNumber().value_or(0));
+    step.mask.resize(mask->size());
+    for (size_t i = 0; i < mask->size(); ++i)
+      step.mask[i] = (*mask)[i].getAsInteger().value_or(0) != 0;
+    step.action = actionIndex(*action);
+    step.probability = static_cast<float>(object->getNumber("probability").value_or(0));
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
 } // namespace mqss

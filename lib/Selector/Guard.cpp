@@ -13,37 +13,14 @@
 #include "mqss/Actions/Baselines.h"
 #include "mqss/Actions/Sequence.h"
 #include "mqss/Policy/Policy.h"
+#include "mqss/Runtime/TemporaryFile.h"
 
 #include "mlir/IR/OperationSupport.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mqss {
 
 namespace {
-/// A temporary file holding \p module, removed on destruction.
-class ModuleFile {
-public:
-  llvm::Error write(mlir::ModuleOp module) {
-    int fd = -1;
-    llvm::SmallString<128> name;
-    if (std::error_code ec = llvm::sys::fs::createTemporaryFile("mqss-guard", "mlir", fd, name))
-      return llvm::createStringError(ec, "cannot create a temporary file: " + ec.message());
-    path = name.str().str();
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    module->print(os);
-    os.close();
-    if (os.has_error())
-      return llvm::createStringError(os.error(), "cannot write '" + path + "'");
-    return llvm::Error::success();
-  }
-  ~ModuleFile() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-  }
-  std::string path;
-};
-
 /// \p selection with every function given \p actions.
 llvm::Expected<Selection> uniformSelection(Selection selection,
                                            const std::vector<const Action *> &actions) {
@@ -71,9 +48,12 @@ ResolvedPipeline Selector::harnessPipeline(const Selection &selection) {
 }
 
 llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
-  ModuleFile file;
-  if (llvm::Error error = file.write(module))
-    return std::move(error);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  auto file = TemporaryFile::create("mqss-guard", text);
+  if (!file)
+    return file.takeError();
 
   // Candidates: the policy's per-function selection, and the plan that starts
   // with the policy's runner-up first action.
@@ -113,7 +93,7 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
   std::string lastFailure;
   for (size_t i = 0; i < candidates.size(); ++i) {
     RunRequest request;
-    request.inputPath = file.path;
+    request.inputPath = file->path();
     request.target = opts.target;
     request.pipeline = "mqss:guard-candidate";
     request.baseline = "default";

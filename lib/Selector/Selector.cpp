@@ -82,6 +82,15 @@ DecisionExplanation explainDecision(Policy &policy, const FeatureVector &feature
   return explanation;
 }
 
+/// The policy's view of \p module: features and legal actions. Sets the
+/// context's stage.
+std::pair<FeatureVector, std::vector<bool>> observe(mlir::ModuleOp module,
+                                                    EncoderContext &context) {
+  IRSummary summary = summarize(module);
+  context.stage = summary.stage();
+  return {encodeFeatures(summary, context), legalMask(summary, context.stage)};
+}
+
 /// Greedy planning, applying each chosen action to \p module.
 llvm::Expected<std::vector<const Action *>> plan(mlir::ModuleOp module, Policy &policy,
                                                  llvm::StringRef target, unsigned maxSteps,
@@ -92,11 +101,8 @@ llvm::Expected<std::vector<const Action *>> plan(mlir::ModuleOp module, Policy &
   std::vector<const Action *> actions;
   for (unsigned step = 0; step < maxSteps; ++step) {
     auto start = Clock::now();
-    IRSummary summary = summarize(module);
-    context.stage = summary.stage();
     context.step = step;
-    FeatureVector features = encodeFeatures(summary, context);
-    std::vector<bool> mask = legalMask(summary, context.stage);
+    auto [features, mask] = observe(module, context);
     Decision decision = policy.decide(features, mask);
     if (step == 0 && observer.forcedFirst) {
       unsigned index = actionIndex(*observer.forcedFirst);
@@ -304,6 +310,25 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
       results->push_back(std::move(scratch));
   }
   return selection;
+}
+
+llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
+                                            llvm::ArrayRef<const Action *> history) {
+  auto start = Clock::now();
+  EncoderContext context;
+  context.vectorBits = targetVectorBits(opts.target);
+  context.maxSteps = opts.maxSteps;
+  context.step = history.size();
+  context.history.assign(history.begin(), history.end());
+  auto [features, mask] = observe(module, context);
+  Decision decision = policyImpl->decide(features, mask);
+  NextDecision next;
+  next.action = decision.action;
+  next.probability = decision.probability;
+  next.stage = context.stage;
+  next.features = features;
+  next.decisionMicros = microsSince(start);
+  return next;
 }
 
 llvm::Expected<Selection> Selector::select(mlir::ModuleOp module) {

@@ -19,24 +19,6 @@
 namespace mqss {
 
 namespace {
-std::string stepsToJson(const Episode &episode) {
-  llvm::json::Array steps;
-  for (const EpisodeStep &step : episode.steps) {
-    llvm::json::Array features, mask;
-    for (float f : step.features)
-      features.push_back(static_cast<double>(f));
-    for (bool m : step.mask)
-      mask.push_back(m ? 1 : 0);
-    steps.push_back(llvm::json::Object{{"features", std::move(features)},
-                                       {"mask", std::move(mask)},
-                                       {"action", actionCatalog()[step.action].name},
-                                       {"probability", step.probability}});
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::json::Value(std::move(steps));
-  return text;
-}
 
 /// One worker process: its share of the episodes, written as it goes.
 int runWorker(unsigned worker, const CollectOptions &options,
@@ -77,7 +59,7 @@ int runWorker(unsigned worker, const CollectOptions &options,
       actions += (actions.empty() ? "" : ",") + a->name.str();
     TrajectoryRecord record{entry.name, target, policyName, actions,
                             runStatusName(episode.status).str(), episode.reward,
-                            episode.speedup, stepsToJson(episode)};
+                            episode.speedup, episodeStepsJson(episode)};
     if (llvm::Error error = (*store)->putTrajectory(record)) {
       llvm::errs() << llvm::toString(std::move(error)) << "\n";
       return 1;

@@ -41,6 +41,12 @@ int selectMain();
 extern llvm::cl::SubCommand explainCommand;
 int explainMain();
 
+extern llvm::cl::SubCommand serveCommand;
+int serveMain();
+
+extern llvm::cl::SubCommand retrainCommand;
+int retrainMain(int argc, char **argv);
+
 extern llvm::cl::SubCommand collectCommand;
 int collectMain();
 

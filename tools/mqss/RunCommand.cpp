@@ -6,9 +6,9 @@
 #include "mqss/Env/Episode.h"
 #include "mqss/Runtime/Harness.h"
 #include "mqss/Runtime/Target.h"
+#include "mqss/Runtime/TemporaryFile.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/WithColor.h"
@@ -87,20 +87,16 @@ int runMain() {
   request.inputPath = inputFile;
   // The measurement child's stdin is /dev/null: keep a piped module in a
   // temporary file it can read (removed when this process exits).
-  std::optional<FileRemover> stdinCopy;
+  std::optional<TemporaryFile> stdinCopy;
   if (inputFile == "-") {
     auto buffer = MemoryBuffer::getSTDIN();
     if (!buffer)
       return usageError("cannot read standard input: " + buffer.getError().message());
-    SmallString<128> path;
-    int fd;
-    if (std::error_code ec = sys::fs::createTemporaryFile("mqss-stdin", "mlir", fd, path))
-      return usageError("cannot store standard input: " + ec.message());
-    raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << (*buffer)->getBuffer();
-    os.close();
-    stdinCopy.emplace(path);
-    request.inputPath = std::string(path);
+    auto file = TemporaryFile::create("mqss-stdin", (*buffer)->getBuffer());
+    if (!file)
+      return usageError("cannot store standard input: " + toString(file.takeError()));
+    stdinCopy.emplace(std::move(*file));
+    request.inputPath = stdinCopy->path();
   } else if (!sys::fs::exists(inputFile)) {
     return usageError("cannot read '" + inputFile + "': no such file");
   }

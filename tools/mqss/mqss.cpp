@@ -51,6 +51,8 @@ int main(int argc, char **argv) {
       "  mqss search FILE --strategy=random|greedy|beam  search with real measurements\n"
       "  mqss select FILE [--emit=pipeline|mlir|llvm|json]  the policy's pipeline per function\n"
       "  mqss explain FILE [--json]                      why the policy chose what it chose\n"
+      "  mqss serve [--port=P] [--token=T]               decisions over HTTP/JSON, online learning\n"
+      "  mqss retrain [--since=24h] [--server=URL]       learn from served traffic, A/B, promote\n"
       "  mqss collect [--split=train] [--workers=N]      trajectories into the store\n"
       "  mqss train --out=DIR [--updates=N]              train the policy (BC, then PPO)\n"
       "  mqss evaluate [--split=test] [--model=M]        the policy against the baselines\n\n"
@@ -72,6 +74,10 @@ int main(int argc, char **argv) {
     return mqss::tool::selectMain();
   if (mqss::tool::explainCommand)
     return mqss::tool::explainMain();
+  if (mqss::tool::serveCommand)
+    return mqss::tool::serveMain();
+  if (mqss::tool::retrainCommand)
+    return mqss::tool::retrainMain(argc, argv);
   if (mqss::tool::collectCommand)
     return mqss::tool::collectMain();
   if (mqss::tool::evaluateCommand)

@@ -14,8 +14,8 @@
 #include "mqss/Env/Environment.h"
 #include "mqss/Features/Encoder.h"
 #include "mqss/Policy/Policy.h"
-
 #include "mqss/Selector/Selector.h"
+
 #include <vector>
 
 namespace mqss {
@@ -65,6 +65,12 @@ double rewardFor(RunStatus status, double speedup, double deadband);
 /// \p evaluator (no measurement when \p evaluator is null: reward 0).
 Episode runEpisode(const RunRequest &kernel, Policy &policy, Evaluator *evaluator,
                    const EpisodeOptions &options);
+
+/// An episode's steps as stored with its trajectory: per step the features,
+/// the mask (0/1), the action's name and its probability.
+std::string episodeStepsJson(const Episode &episode);
+/// Reads episodeStepsJson's output back.
+llvm::Expected<std::vector<EpisodeStep>> parseEpisodeSteps(llvm::StringRef json);
 
 } // namespace mqss
 

@@ -98,6 +98,15 @@ struct DecisionExplanation {
   std::vector<ActionProbability> alternatives; ///< runner-up actions, most probable first
 };
 
+/// One decision on a module in a given state (what `POST /v1/select` answers).
+struct NextDecision {
+  const Action *action = nullptr;
+  float probability = 0;
+  Stage stage = Stage::Tensor;
+  FeatureVector features{};
+  double decisionMicros = 0; ///< features + inference
+};
+
 class Selector {
 public:
   /// Loads the model and checks the target. Errors name what is wrong: a
@@ -133,6 +142,11 @@ public:
   /// the guard): its text when uniform, else a transform that applies it to
   /// the harness's copy of the module. The selector must outlive its use.
   ResolvedPipeline harnessPipeline(const Selection &selection);
+
+  /// The next action for \p module, which \p history (the actions taken so
+  /// far, already applied to it) led to. Nothing is applied.
+  llvm::Expected<NextDecision> next(mlir::ModuleOp module,
+                                    llvm::ArrayRef<const Action *> history = {});
 
   /// Explains every decision select() would make: the top \p topK features
   /// by |gradient x input| and the runner-up actions.

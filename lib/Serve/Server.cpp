@@ -1,0 +1,225 @@
+//===- Server.cpp - HTTP plumbing: routes, limits, auth, metrics, signals --===//
+//
+// cpp-httplib with a fixed pool of worker threads. Bodies over the size
+// limit get 413 and slow clients time out (read timeout) before a worker
+// sees them; with a token, every endpoint but /healthz needs
+// `Authorization: Bearer TOKEN` (the dashboard pages also accept
+// `?token=TOKEN`, for a browser). Every reply is JSON except /metrics
+// (Prometheus text) and the dashboard files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mqss/Serve/Server.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <thread>
+
+namespace mqss {
+
+namespace {
+std::atomic<bool> reloadRequested{false};
+std::atomic<bool> stopRequested{false};
+
+void onSignal(int signal) {
+  if (signal == SIGHUP)
+    reloadRequested = true;
+  else
+    stopRequested = true;
+}
+
+bool constantTimeEquals(llvm::StringRef a, llvm::StringRef b) {
+  if (a.size() != b.size())
+    return false;
+  unsigned char diff = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+void sendJson(httplib::Response &response, const Reply &reply) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << reply.body;
+  response.status = reply.status;
+  response.set_content(text + "\n", "application/json");
+}
+
+std::string contentType(llvm::StringRef path) {
+  llvm::StringRef extension = llvm::sys::path::extension(path);
+  if (extension == ".html")
+    return "text/html; charset=utf-8";
+  if (extension == ".js")
+    return "application/javascript";
+  if (extension == ".css")
+    return "text/css";
+  if (extension == ".svg")
+    return "image/svg+xml";
+  if (extension == ".png")
+    return "image/png";
+  return "application/octet-stream";
+}
+} // namespace
+
+int runServer(const ServeOptions &options) {
+  auto created = Service::create(options);
+  if (!created) {
+    llvm::errs() << "mqss serve: error: " << llvm::toString(created.takeError()) << "\n";
+    return 1;
+  }
+  Service &service = **created;
+  Metrics &metrics = service.metrics();
+
+  httplib::Server server;
+  server.new_task_queue = [threads = std::max(1u, options.threads)] {
+    return new httplib::ThreadPool(threads);
+  };
+  server.set_payload_max_length(options.maxBodyBytes);
+  auto seconds = [](double s) { return std::chrono::microseconds(int64_t(s * 1e6)); };
+  server.set_read_timeout(seconds(options.readTimeoutSeconds));
+  server.set_write_timeout(seconds(options.readTimeoutSeconds));
+  server.set_keep_alive_timeout(5);
+
+  // Authentication, before any route.
+  server.set_pre_routing_handler([&](const httplib::Request &request,
+                                     httplib::Response &response) {
+    if (options.token.empty() || request.path == "/healthz")
+      return httplib::Server::HandlerResponse::Unhandled;
+    std::string header = request.get_header_value("Authorization");
+    llvm::StringRef given = header;
+    bool ok = given.consume_front("Bearer ") && constantTimeEquals(given.trim(), options.token);
+    bool page = request.path == "/" || llvm::StringRef(request.path).starts_with("/static/");
+    if (!ok && page && request.has_param("token"))
+      ok = constantTimeEquals(request.get_param_value("token"), options.token);
+    if (ok)
+      return httplib::Server::HandlerResponse::Unhandled;
+    response.set_header("WWW-Authenticate", "Bearer");
+    sendJson(response, Reply{401, llvm::json::Object{{"error", "missing or wrong bearer token"}}});
+    metrics.increment("mqss_requests_total", {{"endpoint", request.path}, {"code", "401"}});
+    return httplib::Server::HandlerResponse::Handled;
+  });
+
+  // Every JSON endpoint: timing, counting, error metrics.
+  auto route = [&](llvm::StringRef endpoint, auto handler) {
+    return [&, endpoint = endpoint.str(), handler](const httplib::Request &request,
+                                                   httplib::Response &response) {
+      auto start = std::chrono::steady_clock::now();
+      Reply reply = handler(request);
+      sendJson(response, reply);
+      double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      metrics.increment("mqss_requests_total",
+                        {{"endpoint", endpoint}, {"code", std::to_string(reply.status)}});
+      metrics.observe("mqss_request_duration_seconds", {{"endpoint", endpoint}}, elapsed);
+      if (reply.status >= 400) {
+        std::string kind = reply.status == 400   ? "bad_request"
+                           : reply.status == 422 ? "unprocessable"
+                                                 : "internal";
+        metrics.increment("mqss_errors_total", {{"endpoint", endpoint}, {"kind", kind}});
+      }
+    };
+  };
+  server.Post("/v1/select",
+              route("/v1/select", [&](const httplib::Request &r) { return service.select(r.body); }));
+  server.Post("/v1/pipeline", route("/v1/pipeline", [&](const httplib::Request &r) {
+                return service.pipeline(r.body);
+              }));
+  server.Post("/v1/optimize", route("/v1/optimize", [&](const httplib::Request &r) {
+                return service.optimize(r.body);
+              }));
+  server.Post("/v1/admin/reload", route("/v1/admin/reload", [&](const httplib::Request &r) {
+                return service.reload(r.body);
+              }));
+  server.Get("/v1/stats",
+             route("/v1/stats", [&](const httplib::Request &) { return service.stats(); }));
+  server.Get("/healthz",
+             route("/healthz", [&](const httplib::Request &) { return service.health(); }));
+  server.Get("/metrics", [&](const httplib::Request &, httplib::Response &response) {
+    metrics.increment("mqss_requests_total", {{"endpoint", "/metrics"}, {"code", "200"}});
+    response.set_content(metrics.render(), "text/plain; version=0.0.4");
+  });
+
+  // The dashboard: files from its directory, nothing else.
+  auto serveFile = [&](llvm::StringRef name, httplib::Response &response) {
+    if (name.contains("..") || name.contains('/') || options.dashboardDir.empty()) {
+      sendJson(response, Reply{404, llvm::json::Object{{"error", "not found"}}});
+      return;
+    }
+    llvm::SmallString<256> path(options.dashboardDir);
+    llvm::sys::path::append(path, name);
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    if (!buffer) {
+      sendJson(response, Reply{404, llvm::json::Object{{"error", "not found: " + name.str()}}});
+      return;
+    }
+    response.set_content((*buffer)->getBuffer().str(), contentType(name));
+  };
+  server.Get("/", [&](const httplib::Request &, httplib::Response &response) {
+    metrics.increment("mqss_requests_total", {{"endpoint", "/"}, {"code", "200"}});
+    serveFile("index.html", response);
+  });
+  server.Get(R"(/static/([A-Za-z0-9._-]+))",
+             [&](const httplib::Request &request, httplib::Response &response) {
+               serveFile(request.matches[1].str(), response);
+             });
+  server.set_error_handler([](const httplib::Request &request, httplib::Response &response) {
+    if (!response.body.empty())
+      return; // a handler already replied
+    std::string message = response.status == 413 ? "request body too large"
+                           : response.status == 404 ? "no such endpoint: " + request.path
+                                                    : "request failed";
+    sendJson(response, Reply{response.status, llvm::json::Object{{"error", message}}});
+  });
+  server.set_exception_handler(
+      [](const httplib::Request &, httplib::Response &response, std::exception_ptr) {
+        sendJson(response, Reply{500, llvm::json::Object{{"error", "internal error"}}});
+      });
+
+  int port = options.port;
+  if (port == 0) {
+    port = server.bind_to_any_port(options.host);
+  } else if (!server.bind_to_port(options.host, port)) {
+    port = -1;
+  }
+  if (port < 0) {
+    llvm::errs() << llvm::formatv("mqss serve: error: cannot listen on {0}:{1}\n", options.host,
+                                  options.port);
+    return 1;
+  }
+
+  std::signal(SIGHUP, onSignal);
+  std::signal(SIGINT, onSignal);
+  std::signal(SIGTERM, onSignal);
+  std::thread watcher([&] {
+    while (!stopRequested) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (reloadRequested.exchange(false)) {
+        Reply reply = service.reload();
+        if (reply.status != 200)
+          llvm::errs() << "mqss serve: SIGHUP: "
+                       << *reply.body.getAsObject()->getString("error") << "\n";
+      }
+    }
+    server.stop();
+  });
+  llvm::errs() << llvm::formatv("mqss serve: listening on http://{0}:{1} ({2} threads, "
+                                "explore {3}, auth {4})\n",
+                                options.host, port, options.threads, options.explore,
+                                options.token.empty() ? "off" : "bearer token");
+  bool ok = server.listen_after_bind();
+  stopRequested = true;
+  watcher.join();
+  llvm::errs() << "mqss serve: stopped\n";
+  return ok ? 0 : 1;
+}
+
+} // namespace mqss

@@ -1,0 +1,659 @@
+//===- Service.cpp - `mqss serve`'s endpoints ------------------------------===//
+
+#include "mqss/Serve/Service.h"
+
+#include "mqss/Actions/Baselines.h"
+#include "mqss/Actions/Sequence.h"
+#include "mqss/Env/Environment.h"
+#include "mqss/Env/Episode.h"
+#include "mqss/IR/Context.h"
+#include "mqss/IR/Loader.h"
+#include "mqss/Policy/Policy.h"
+#include "mqss/Runtime/Pipeline.h"
+#include "mqss/Runtime/Target.h"
+#include "mqss/Runtime/TemporaryFile.h"
+#include "mqss/Selector/Selector.h"
+#include "mqss/Serve/ServedLog.h"
+#include "mqss/Store/Store.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
+
+#include <chrono>
+#include <variant>
+#include <sqlite3.h>
+
+namespace mqss {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double unixNow() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Reply error(int status, const llvm::Twine &message) {
+  return Reply{status, llvm::json::Object{{"error", message.str()}}};
+}
+
+/// Deep bracket nesting is what could exhaust the stack of the recursive
+/// parser and verifier; modules from real frontends stay far below this.
+constexpr unsigned kMaxNesting = 256;
+
+unsigned nestingDepth(llvm::StringRef text) {
+  unsigned depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"')
+      inString = true;
+    else if (c == '(' || c == '[' || c == '{' || c == '<')
+      deepest = std::max(deepest, ++depth);
+    else if ((c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
+             depth > 0)
+      --depth;
+  }
+  return deepest;
+}
+
+/// A request body, checked.
+struct Request {
+  std::string ir;
+  std::string target = "host";
+  std::vector<const Action *> previous;
+  bool measure = false;
+  std::string family;
+  std::string irHash;
+};
+
+std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool allowPrevious) {
+  auto parsed = llvm::json::parse(body);
+  if (!parsed)
+    return error(400, "malformed JSON: " + llvm::toString(parsed.takeError()));
+  const llvm::json::Object *object = parsed->getAsObject();
+  if (!object)
+    return error(400, "the body must be a JSON object");
+  auto ir = object->getString("ir");
+  if (!ir)
+    return error(400, "missing \"ir\": the module's text (a string)");
+  request.ir = ir->str();
+  request.irHash = llvm::formatv("{0:x16}", llvm::xxh3_64bits(request.ir)).str();
+  if (const llvm::json::Value *target = object->get("target")) {
+    if (!target->getAsString())
+      return error(400, "\"target\" must be a string");
+    request.target = target->getAsString()->str();
+  }
+  if (auto resolved = resolveTarget(request.target); !resolved)
+    return error(400, llvm::toString(resolved.takeError()));
+  if (const llvm::json::Value *previous = object->get("prev_passes")) {
+    const llvm::json::Array *names = previous->getAsArray();
+    if (!allowPrevious || !names)
+      return error(400, allowPrevious ? "\"prev_passes\" must be an array of action names"
+                                      : "\"prev_passes\" is only accepted by /v1/select");
+    for (const llvm::json::Value &name : *names) {
+      const Action *action = name.getAsString() ? lookupAction(*name.getAsString()) : nullptr;
+      if (!action)
+        return error(400, "unknown action in \"prev_passes\" (see `mqss actions`)");
+      request.previous.push_back(action);
+    }
+  }
+  if (const llvm::json::Value *measure = object->get("measure")) {
+    if (!measure->getAsBoolean())
+      return error(400, "\"measure\" must be true or false");
+    request.measure = *measure->getAsBoolean();
+  }
+  if (auto family = object->getString("family")) {
+    if (!llvm::is_contained(expertFamilies(), family->str()))
+      return error(400, "unknown family '" + *family + "'");
+    request.family = family->str();
+  }
+  return std::nullopt;
+}
+
+llvm::json::Array actionNames(llvm::ArrayRef<const Action *> actions) {
+  llvm::json::Array names;
+  for (const Action *action : actions)
+    names.push_back(action->name);
+  return names;
+}
+
+std::string printModule(mlir::ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
+/// The fallback plan: the family's expert pipeline when the request names a
+/// family, else `default`. Applies it to \p module.
+llvm::Expected<std::vector<const Action *>> planFallback(mlir::ModuleOp module,
+                                                         llvm::StringRef family) {
+  return family.empty() ? planDefault(module) : planExpert(module, family);
+}
+
+llvm::json::Object decisionJson(const NextDecision &next, bool fallback) {
+  return llvm::json::Object{
+      {"pass", next.action->name},
+      {"confidence", next.probability},
+      {"stage", stageName(next.stage)},
+      {"features_hash",
+       llvm::formatv("{0:x16}",
+                     llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+                         reinterpret_cast<const uint8_t *>(next.features.data()),
+                         sizeof(float) * next.features.size())))
+           .str()},
+      {"decision_us", next.decisionMicros},
+      {"fallback", fallback}};
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Workers: per-thread context, selectors and store connection
+//===----------------------------------------------------------------------===//
+
+struct Service::Worker {
+  std::unique_ptr<mlir::MLIRContext> context;
+  unsigned contextUses = 0;
+  uint64_t version = 0;
+  std::map<std::string, std::unique_ptr<Selector>> selectors; ///< by target
+  std::unique_ptr<Store> store;
+  const Service *owner = nullptr;
+
+  /// A selector for \p target with the current model.
+  llvm::Expected<Selector &> selector(Service &service, llvm::StringRef target) {
+    std::unique_ptr<Selector> &slot = selectors[target.str()];
+    if (!slot) {
+      SelectorOptions options;
+      {
+        std::lock_guard<std::mutex> lock(service.modelMutex);
+        options.modelPath = service.modelPath;
+      }
+      options.target = target.str();
+      auto created = Selector::create(options);
+      if (!created)
+        return created.takeError();
+      slot = std::move(*created);
+    }
+    return *slot;
+  }
+
+  /// Parses the request's module in this worker's context.
+  std::variant<mlir::OwningOpRef<mlir::ModuleOp>, Reply> parse(const Request &request) {
+    if (nestingDepth(request.ir) > kMaxNesting)
+      return error(400, llvm::formatv("invalid IR: brackets nested deeper than {0}", kMaxNesting));
+    auto module = loadModuleSource(*context, request.ir, "request.mlir");
+    if (!module) {
+      std::string diagnostics = llvm::toString(module.takeError());
+      return Reply{400, llvm::json::Object{{"error", "invalid IR"},
+                                           {"diagnostics", llvm::StringRef(diagnostics).trim().str()}}};
+    }
+    return std::move(*module);
+  }
+};
+
+namespace {
+thread_local std::unique_ptr<Service::Worker> tlsWorker;
+} // namespace
+
+Service::Worker &Service::worker() {
+  if (!tlsWorker || tlsWorker->owner != this) {
+    tlsWorker = std::make_unique<Worker>();
+    tlsWorker->owner = this;
+    registerPasses();
+  }
+  Worker &w = *tlsWorker;
+  // Contexts keep every type and attribute they ever uniqued: start afresh
+  // now and then, so that a long-running server does not grow.
+  if (!w.context || ++w.contextUses > 256) {
+    w.context = createContext();
+    w.contextUses = 0;
+  }
+  if (w.version != modelVersion.load()) {
+    w.selectors.clear();
+    w.version = modelVersion.load();
+  }
+  if (!w.store) {
+    auto store = Store::open(opts.dbPath.empty() ? Store::defaultPath() : opts.dbPath);
+    if (store)
+      w.store = std::move(*store);
+    else
+      llvm::consumeError(store.takeError()); // reported at startup; requests go unlogged
+  }
+  return w;
+}
+
+//===----------------------------------------------------------------------===//
+// The service
+//===----------------------------------------------------------------------===//
+
+Service::Service(ServeOptions options) : opts(std::move(options)) {}
+Service::~Service() = default;
+
+llvm::Expected<std::unique_ptr<Service>> Service::create(const ServeOptions &options) {
+  std::unique_ptr<Service> service(new Service(options));
+  service->modelPath = options.modelPath.empty() ? defaultModelPath() : options.modelPath;
+  SelectorOptions check;
+  check.modelPath = service->modelPath;
+  if (auto selector = Selector::create(check); !selector)
+    return selector.takeError();
+  auto store = Store::open(options.dbPath.empty() ? Store::defaultPath() : options.dbPath);
+  if (!store)
+    return store.takeError();
+  if (llvm::Error error = createServedTable((*store)->handle()))
+    return std::move(error);
+  service->startTime = unixNow();
+
+  Metrics &m = service->registry;
+  m.declare("mqss_requests_total", "counter", "HTTP requests by endpoint and status code");
+  m.declare("mqss_request_duration_seconds", "histogram", "Request latency by endpoint",
+            Metrics::latencyBuckets());
+  m.declare("mqss_decision_duration_seconds", "histogram",
+            "Features + inference of one decision (in-process /v1/select)",
+            Metrics::latencyBuckets());
+  m.declare("mqss_decisions_total", "counter", "Actions chosen, by action");
+  m.declare("mqss_fallbacks_total", "counter", "Requests served a fallback pipeline, by target");
+  m.declare("mqss_fallback_active", "gauge", "1 while a target is on its fallback pipelines");
+  m.declare("mqss_fallback_switches_total", "counter",
+            "Safety-net switches by target and direction (to_fallback, recovered)");
+  m.declare("mqss_errors_total", "counter", "Error replies by endpoint and kind");
+  m.declare("mqss_measured_episodes_total", "counter", "Measured /v1/optimize episodes by target");
+  m.declare("mqss_explored_total", "counter", "Measured episodes with an exploratory action");
+  m.declare("mqss_model_reloads_total", "counter", "Successful model reloads");
+  m.declare("mqss_model_version", "gauge", "Version of the model in use (1 at start)");
+  m.set("mqss_model_version", {}, 1);
+  return std::move(service);
+}
+
+bool Service::inFallback(llvm::StringRef target) {
+  std::lock_guard<std::mutex> lock(netMutex);
+  auto it = health_.find(target);
+  return it != health_.end() && it->second.fallback;
+}
+
+std::vector<std::string> Service::fallbackTargets() {
+  std::lock_guard<std::mutex> lock(netMutex);
+  std::vector<std::string> targets;
+  for (const auto &[target, health] : health_)
+    if (health.fallback)
+      targets.push_back(target);
+  return targets;
+}
+
+void Service::recordReward(llvm::StringRef target, double reward) {
+  std::lock_guard<std::mutex> lock(netMutex);
+  TargetHealth &health = health_[target.str()];
+  health.bad = reward < -0.5 ? health.bad + 1 : 0;
+  health.good = reward >= 0 ? health.good + 1 : 0;
+  const char *direction = nullptr;
+  if (!health.fallback && health.bad >= 3) {
+    health.fallback = true;
+    direction = "to_fallback";
+  } else if (health.fallback && health.good >= 2) {
+    health.fallback = false;
+    health.bad = 0;
+    direction = "recovered";
+  }
+  if (!direction)
+    return;
+  registry.increment("mqss_fallback_switches_total", {{"target", target.str()}, {"direction", direction}});
+  registry.set("mqss_fallback_active", {{"target", target.str()}}, health.fallback ? 1 : 0);
+  llvm::errs() << llvm::formatv("mqss serve: safety net: target {0} {1} (last reward {2:F3})\n",
+                                target,
+                                health.fallback ? "falls back to its expert/default pipelines "
+                                                  "after 3 measured rewards below -0.5"
+                                                : "recovered: back on the policy",
+                                reward);
+}
+
+Reply Service::health() {
+  std::lock_guard<std::mutex> lock(modelMutex);
+  return Reply{200, llvm::json::Object{{"status", "ok"},
+                                       {"model", modelPath},
+                                       {"model_version", static_cast<int64_t>(modelVersion.load())},
+                                       {"uptime_s", unixNow() - startTime},
+                                       {"threads", opts.threads}}};
+}
+
+Reply Service::reload(llvm::StringRef body) {
+  std::string path;
+  {
+    std::lock_guard<std::mutex> lock(modelMutex);
+    path = modelPath;
+  }
+  if (!body.trim().empty()) {
+    auto parsed = llvm::json::parse(body);
+    if (!parsed || !parsed->getAsObject())
+      return error(400, "the body must be empty or {\"model\": PATH}");
+    if (auto model = parsed->getAsObject()->getString("model"))
+      path = model->str();
+  }
+  SelectorOptions check;
+  check.modelPath = path;
+  if (auto selector = Selector::create(check); !selector)
+    return error(422, "model not reloaded, the current one stays: " +
+                          llvm::toString(selector.takeError()));
+  uint64_t version;
+  {
+    std::lock_guard<std::mutex> lock(modelMutex);
+    modelPath = path;
+    version = ++modelVersion;
+  }
+  registry.increment("mqss_model_reloads_total");
+  registry.set("mqss_model_version", {}, static_cast<double>(version));
+  llvm::errs() << "mqss serve: model reloaded from " << path << " (version " << version << ")\n";
+  return Reply{200, llvm::json::Object{{"reloaded", true},
+                                       {"model", path},
+                                       {"model_version", static_cast<int64_t>(version)}}};
+}
+
+Reply Service::stats() {
+  Worker &w = worker();
+  if (!w.store)
+    return error(503, "the store is not available");
+  auto stats = servedStats(w.store->handle(), fallbackTargets());
+  if (!stats)
+    return error(500, llvm::toString(stats.takeError()));
+  return Reply{200, std::move(*stats)};
+}
+
+Reply Service::select(llvm::StringRef body) {
+  Request request;
+  if (auto bad = parseRequest(body, request, /*allowPrevious=*/true))
+    return std::move(*bad);
+  Worker &w = worker();
+  auto parsed = w.parse(request);
+  if (auto *bad = std::get_if<Reply>(&parsed))
+    return std::move(*bad);
+  auto &module = std::get<mlir::OwningOpRef<mlir::ModuleOp>>(parsed);
+  auto selector = w.selector(*this, request.target);
+  if (!selector)
+    return error(500, llvm::toString(selector.takeError()));
+  bool fallback = inFallback(request.target);
+
+  llvm::json::Object reply;
+  if (request.previous.empty() && !fallback) {
+    // The common case stays in this process: parse, features, inference.
+    auto next = selector->next(*module);
+    if (!next)
+      return error(422, llvm::toString(next.takeError()));
+    registry.observe("mqss_decision_duration_seconds", {}, next->decisionMicros / 1e6);
+    reply = decisionJson(*next, false);
+  } else {
+    // Applying the previous passes (or planning the fallback) runs passes:
+    // in a child.
+    auto file = TemporaryFile::create("mqss-serve", request.ir);
+    if (!file)
+      return error(500, llvm::toString(file.takeError()));
+    RunRequest kernel;
+    kernel.inputPath = file->path();
+    kernel.target = request.target;
+    kernel.limits.timeoutSeconds = opts.childTimeoutSeconds;
+    kernel.limits.memoryBytes = opts.childMemoryBytes;
+    auto result = runOnModuleInChild(
+        kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+          for (const Action *action : request.previous)
+            if (llvm::Error error = applyAction(module, *action))
+              return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                             "previous pass " + action->name + " failed: " +
+                                                 llvm::toString(std::move(error)));
+          auto next = selector->next(module, request.previous);
+          if (!next)
+            return next.takeError();
+          if (fallback) {
+            auto plan = planFallback(module, request.family);
+            if (!plan)
+              return plan.takeError();
+            next->action = plan->front();
+            next->probability = 1;
+          }
+          return decisionJson(*next, fallback);
+        });
+    if (!result)
+      return error(422, llvm::toString(result.takeError()));
+    reply = std::move(*result);
+  }
+  if (auto pass = reply.getString("pass"))
+    registry.increment("mqss_decisions_total", {{"action", pass->str()}});
+  if (fallback)
+    registry.increment("mqss_fallbacks_total", {{"target", request.target}});
+  return Reply{200, std::move(reply)};
+}
+
+Reply Service::pipeline(llvm::StringRef body) {
+  Request request;
+  if (auto bad = parseRequest(body, request, /*allowPrevious=*/false))
+    return std::move(*bad);
+  Worker &w = worker();
+  auto parsed = w.parse(request);
+  if (auto *bad = std::get_if<Reply>(&parsed))
+    return std::move(*bad);
+  auto selector = w.selector(*this, request.target);
+  if (!selector)
+    return error(500, llvm::toString(selector.takeError()));
+  bool fallback = inFallback(request.target);
+  auto file = TemporaryFile::create("mqss-serve", request.ir);
+  if (!file)
+    return error(500, llvm::toString(file.takeError()));
+  RunRequest kernel;
+  kernel.inputPath = file->path();
+  kernel.target = request.target;
+  kernel.limits.timeoutSeconds = opts.childTimeoutSeconds;
+  kernel.limits.memoryBytes = opts.childMemoryBytes;
+  auto result = runOnModuleInChild(
+      kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+        if (fallback) {
+          auto plan = planFallback(module, request.family);
+          if (!plan)
+            return plan.takeError();
+          auto text = pipelineForActions(*plan);
+          if (!text)
+            return text.takeError();
+          return llvm::json::Object{{"actions", actionNames(*plan)},
+                                    {"pipeline", *text},
+                                    {"decision_us", 0.0},
+                                    {"fallback", true}};
+        }
+        auto selection = selector->select(module);
+        if (!selection)
+          return selection.takeError();
+        llvm::json::Array functions;
+        for (const FunctionSelection &function : selection->functions)
+          functions.push_back(llvm::json::Object{{"name", function.name},
+                                                 {"actions", actionNames(function.actions)},
+                                                 {"pipeline", function.pipeline}});
+        llvm::json::Object reply{{"pipeline", selection->describe()},
+                                 {"decision_us", selection->decisionMicros},
+                                 {"uniform", selection->uniform()},
+                                 {"functions", std::move(functions)},
+                                 {"fallback", false}};
+        reply["actions"] = selection->uniform()
+                               ? llvm::json::Value(actionNames(selection->functions.front().actions))
+                               : llvm::json::Value(nullptr);
+        return reply;
+      });
+  if (!result)
+    return error(422, llvm::toString(result.takeError()));
+  if (const llvm::json::Array *actions = result->getArray("actions"))
+    for (const llvm::json::Value &action : *actions)
+      registry.increment("mqss_decisions_total", {{"action", action.getAsString()->str()}});
+  if (fallback)
+    registry.increment("mqss_fallbacks_total", {{"target", request.target}});
+  return Reply{200, std::move(*result)};
+}
+
+Reply Service::optimize(llvm::StringRef body) {
+  Request request;
+  if (auto bad = parseRequest(body, request, /*allowPrevious=*/false))
+    return std::move(*bad);
+  Worker &w = worker();
+  auto parsed = w.parse(request);
+  if (auto *bad = std::get_if<Reply>(&parsed))
+    return std::move(*bad);
+  auto selectorOr = w.selector(*this, request.target);
+  if (!selectorOr)
+    return error(500, llvm::toString(selectorOr.takeError()));
+  Selector &selector = *selectorOr;
+  bool fallback = inFallback(request.target);
+  auto file = TemporaryFile::create("mqss-serve", request.ir);
+  if (!file)
+    return error(500, llvm::toString(file.takeError()));
+  RunRequest kernel;
+  kernel.inputPath = file->path();
+  kernel.target = request.target;
+  kernel.reps = opts.measureReps;
+  kernel.minTimeMs = opts.measureMinTimeMs;
+  kernel.limits.timeoutSeconds = opts.childTimeoutSeconds;
+  kernel.limits.memoryBytes = opts.childMemoryBytes;
+
+  ServedRecord record;
+  record.unixTime = unixNow();
+  record.endpoint = "/v1/optimize";
+  record.target = request.target;
+  record.irHash = request.irHash;
+  record.fallback = fallback;
+  record.status = "unmeasured";
+
+  // What to serve, and (measured) the policy's own episode.
+  std::vector<const Action *> served;
+  llvm::json::Object measured;
+  std::optional<Episode> episode;
+  if (request.measure) {
+    EpisodeOptions episodeOptions;
+    episodeOptions.greedy = true;
+    episodeOptions.epsilon = opts.explore;
+    episodeOptions.seed = opts.seed + requestCounter++;
+    episode = runEpisode(kernel, selector.policy(), nullptr, episodeOptions);
+    for (const EpisodeStep &step : episode->steps) {
+      Decision greedy = selector.policy().decide(step.features, step.mask);
+      record.explored |= actionIndex(*greedy.action) != step.action;
+    }
+    if (!episode->steps.empty()) {
+      record.confidence = 1;
+      for (const EpisodeStep &step : episode->steps)
+        record.confidence *= step.probability;
+      llvm::json::Array state;
+      for (float f : episode->steps.front().features)
+        state.push_back(static_cast<double>(f));
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << llvm::json::Value(std::move(state));
+      record.stateJson = text;
+    }
+    Evaluation evaluation;
+    if (episode->status == RunStatus::Ok) {
+      Evaluator evaluator(kernel, w.store.get());
+      evaluation = evaluator.evaluate(episode->actions);
+    } else {
+      evaluation.status = episode->status;
+      evaluation.message = episode->message;
+    }
+    episode->speedup = evaluation.speedup;
+    episode->reward = rewardFor(evaluation.status, evaluation.speedup, 0.005);
+    episode->status = evaluation.status;
+    recordReward(request.target, episode->reward);
+    registry.increment("mqss_measured_episodes_total", {{"target", request.target}});
+    if (record.explored)
+      registry.increment("mqss_explored_total");
+    record.status = std::string(runStatusName(evaluation.status));
+    record.baselineMs = evaluation.defaultMs;
+    record.chosenMs = evaluation.runtimeMs;
+    record.speedup = evaluation.speedup;
+    record.reward = episode->reward;
+    measured = llvm::json::Object{{"status", record.status},
+                                  {"baseline", "default"},
+                                  {"baseline_ms", evaluation.defaultMs},
+                                  {"runtime_ms", evaluation.runtimeMs},
+                                  {"speedup", evaluation.speedup},
+                                  {"reward", episode->reward},
+                                  {"cached", evaluation.cached}};
+    if (!evaluation.message.empty())
+      measured["message"] = evaluation.message;
+    if (!fallback && evaluation.status == RunStatus::Ok)
+      served = episode->actions;
+  }
+
+  // The served IR (and, when not measured or falling back, the decisions):
+  // in a child, since passes run.
+  bool decideInChild = served.empty();
+  bool useFallback = fallback || (request.measure && served.empty());
+  auto result = runOnModuleInChild(
+      kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+        std::vector<const Action *> actions = served;
+        std::string pipeline;
+        if (decideInChild && useFallback) {
+          mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
+          auto plan = planFallback(*scratch, request.family);
+          if (!plan)
+            return plan.takeError();
+          actions = *plan;
+        }
+        if (decideInChild && !useFallback) {
+          auto selection = selector.optimize(module);
+          if (!selection)
+            return selection.takeError();
+          return llvm::json::Object{{"pipeline", selection->describe()},
+                                    {"actions", selection->uniform()
+                                                    ? llvm::json::Value(actionNames(
+                                                          selection->functions.front().actions))
+                                                    : llvm::json::Value(nullptr)},
+                                    {"ir", printModule(module)}};
+        }
+        auto text = pipelineForActions(actions);
+        if (!text)
+          return text.takeError();
+        if (llvm::Error error = applyPipeline(module, *text))
+          return std::move(error);
+        return llvm::json::Object{{"pipeline", *text},
+                                  {"actions", actionNames(actions)},
+                                  {"ir", printModule(module)}};
+      });
+  if (!result)
+    return error(422, llvm::toString(result.takeError()));
+
+  // Log the measured episode as a trajectory, and every optimize as served.
+  if (const llvm::json::Array *actions = result->getArray("actions")) {
+    std::string names;
+    for (const llvm::json::Value &action : *actions) {
+      names += (names.empty() ? "" : ",") + action.getAsString()->str();
+      registry.increment("mqss_decisions_total", {{"action", action.getAsString()->str()}});
+    }
+    record.actions = names;
+  }
+  if (w.store) {
+    if (episode) {
+      TrajectoryRecord trajectory{"serve:" + request.irHash,
+                                  request.target,
+                                  record.explored ? "serve:explore" : "serve:greedy",
+                                  joinActionNames(episode->actions),
+                                  std::string(runStatusName(episode->status)),
+                                  episode->reward,
+                                  episode->speedup,
+                                  episodeStepsJson(*episode)};
+      if (llvm::Error error = w.store->putTrajectory(trajectory))
+        llvm::errs() << "mqss serve: " << llvm::toString(std::move(error)) << "\n";
+      else
+        record.trajectoryId = sqlite3_last_insert_rowid(w.store->handle());
+    }
+    if (auto id = putServed(w.store->handle(), record); !id)
+      llvm::errs() << "mqss serve: " << llvm::toString(id.takeError()) << "\n";
+  }
+  if (useFallback)
+    registry.increment("mqss_fallbacks_total", {{"target", request.target}});
+  llvm::json::Object reply = std::move(*result);
+  reply["fallback"] = useFallback;
+  reply["explored"] = record.explored;
+  if (request.measure)
+    reply["measured"] = std::move(measured);
+  return Reply{200, std::move(reply)};
+}
+
+} // namespace mqss

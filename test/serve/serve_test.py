@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""Integration tests of `mqss serve`: a real server on a free loopback port.
+
+    serve_test.py --build-dir BUILD --source-dir SRC
+
+Covers every endpoint, each bad input (malformed JSON, invalid IR with
+line:col, an oversized body, an unknown target or pass, a slow client),
+authentication on and off, a module that crashes its child followed by a
+normal request, the safety net switching a target to its fallback and back,
+reload (endpoint, SIGHUP, a refused model, under load) and the metrics.
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+FAILURES = []
+
+
+def check(condition, what):
+    if not condition:
+        FAILURES.append(what)
+        print("FAIL:", what, flush=True)
+    return condition
+
+
+class Server:
+    def __init__(self, mqss, db, *extra):
+        self.proc = subprocess.Popen([mqss, "serve", "--port=0", "--db=" + db, *extra],
+                                     stderr=subprocess.PIPE, text=True)
+        self.log = []
+        deadline = time.time() + 60
+        self.port = None
+        while time.time() < deadline:
+            line = self.proc.stderr.readline()
+            if not line:
+                break
+            self.log.append(line)
+            m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
+            if m:
+                self.port = int(m.group(1))
+                break
+        if self.port is None:
+            raise RuntimeError("server did not start:\n" + "".join(self.log))
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.proc.stderr:
+            self.log.append(line)
+
+    def request(self, method, path, body=None, token=None, raw=None, timeout=120):
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path), data=data,
+                                     method=method)
+        if token:
+            req.add_header("Authorization", "Bearer " + token)
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                payload = r.read()
+                status = r.status
+                ctype = r.headers.get("Content-Type", "")
+        except urllib.error.HTTPError as e:
+            payload, status, ctype = e.read(), e.code, e.headers.get("Content-Type", "")
+        if "json" in ctype:
+            return status, json.loads(payload)
+        return status, payload.decode(errors="replace")
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build-dir", required=True)
+    parser.add_argument("--source-dir", required=True)
+    args = parser.parse_args()
+    mqss = os.path.join(args.build_dir, "bin", "mqss")
+    src = args.source_dir
+    matmul = read(os.path.join(src, "examples", "matmul.mlir"))
+    small = read(os.path.join(src, "test", "Inputs", "small_matmul.mlir"))
+    oob = read(os.path.join(src, "test", "Inputs", "oob_store.mlir"))
+    work = tempfile.mkdtemp(prefix="mqss-serve-test-")
+    db = os.path.join(work, "serve.db")
+    token = "s3cret"
+
+    served_model = os.path.join(work, "served.pt")
+    shipped = os.path.join(src, "models", "default.pt")
+    with open(shipped, "rb") as f, open(served_model, "wb") as g:
+        g.write(f.read())
+    server = Server(mqss, db, "--token=" + token, "--max-body-mb=1", "--read-timeout-s=1",
+                    "--explore=0", "--measure-reps=3", "--model=" + served_model)
+    try:
+        # Authentication: only /healthz is open.
+        status, body = server.request("GET", "/healthz")
+        check(status == 200 and body["status"] == "ok", "healthz without token: %s %s" % (status, body))
+        status, body = server.request("POST", "/v1/select", {"ir": small})
+        check(status == 401 and "token" in body["error"], "select without token is 401: %s" % status)
+        status, _ = server.request("POST", "/v1/select", {"ir": small}, token="wrong")
+        check(status == 401, "a wrong token is 401")
+        status, _ = server.request("GET", "/metrics", token="wrong")
+        check(status == 401, "metrics need the token")
+
+        # /v1/select: the first decision in-process, later ones after prev_passes.
+        status, body = server.request("POST", "/v1/select", {"ir": matmul, "target": "x86-avx2"}, token)
+        check(status == 200, "select: %s %s" % (status, body))
+        check(set(body) >= {"pass", "confidence", "stage", "features_hash"}, "select fields: %s" % body)
+        check(body.get("stage") == "linalg" and 0 < body.get("confidence", 0) <= 1, "select values: %s" % body)
+        first = body.get("pass")
+        status, body = server.request("POST", "/v1/select",
+                                      {"ir": matmul, "target": "x86-avx2", "prev_passes": [first]}, token)
+        check(status == 200 and body.get("stage") == "loops", "select after prev_passes: %s %s" % (status, body))
+
+        # /v1/pipeline agrees with `mqss select`.
+        status, body = server.request("POST", "/v1/pipeline", {"ir": matmul, "target": "x86-avx2"}, token)
+        check(status == 200 and body.get("actions") and body.get("pipeline"), "pipeline: %s %s" % (status, body))
+        cli = json.loads(subprocess.run([mqss, "select", os.path.join(src, "examples", "matmul.mlir"),
+                                         "--target=x86-avx2", "--emit=json"],
+                                        capture_output=True, text=True, check=True).stdout)
+        check(body.get("actions") == cli["functions"][0]["actions"], "pipeline matches mqss select")
+        check(body.get("actions", [None])[0] == first, "pipeline starts with select's pass")
+
+        # /v1/optimize, unmeasured and measured.
+        status, body = server.request("POST", "/v1/optimize", {"ir": small, "target": "x86-avx2"}, token)
+        check(status == 200 and "func.func @matmul" in body.get("ir", "") and "measured" not in body,
+              "optimize: %s" % status)
+        status, body = server.request("POST", "/v1/optimize",
+                                      {"ir": small, "target": "x86-avx2", "measure": True}, token)
+        m = body.get("measured", {})
+        check(status == 200 and m.get("status") == "ok" and m.get("runtime_ms", 0) > 0
+              and m.get("baseline_ms", 0) > 0 and m.get("speedup", 0) > 0,
+              "measured optimize: %s %s" % (status, m))
+
+        # Bad input.
+        status, body = server.request("POST", "/v1/select", raw=b"{not json", token=token)
+        check(status == 400 and "malformed JSON" in body["error"], "malformed JSON: %s" % body)
+        status, body = server.request("POST", "/v1/select", {"ir": "func.func @f() {\n  %0 = arith.addi %a, %a : i32\n}"}, token)
+        check(status == 400 and re.search(r"request\.mlir:2:\d+: error", body.get("diagnostics", "")),
+              "invalid IR gives line:col: %s" % body)
+        status, body = server.request("POST", "/v1/select", {"ir": small, "target": "riscv"}, token)
+        check(status == 400 and "unknown target 'riscv'" in body["error"], "unknown target: %s" % body)
+        status, body = server.request("POST", "/v1/select", {"ir": small, "prev_passes": ["no.such.pass"]}, token)
+        check(status == 400 and "unknown action" in body["error"], "unknown pass: %s" % body)
+        status, body = server.request("POST", "/v1/select", {"target": "host"}, token)
+        check(status == 400 and "missing \"ir\"" in body["error"], "missing ir: %s" % body)
+        status, body = server.request("POST", "/v1/select", raw=b'{"ir": "' + b"x" * (2 << 20) + b'"}', token=token)
+        check(status == 413, "oversized body is 413: %s" % status)
+        status, body = server.request("GET", "/v1/nothing", token=token)
+        check(status == 404, "unknown endpoint is 404")
+        # A slow client: headers never finished; the server drops it after the read timeout.
+        slow = socket.create_connection(("127.0.0.1", server.port))
+        slow.sendall(b"POST /v1/select HTTP/1.1\r\nHost: x\r\n")
+        slow.settimeout(10)
+        start = time.time()
+        try:
+            data = slow.recv(4096)
+        except socket.timeout:
+            data = None
+        check(data is not None and time.time() - start < 8, "a slow client is dropped after the read timeout")
+        slow.close()
+
+        # A module whose generated code crashes its child; the server stays up.
+        status, body = server.request("POST", "/v1/optimize", {"ir": oob, "target": "x86-avx2", "measure": True}, token)
+        check(status in (200, 422), "crashing module answered: %s" % status)
+        if status == 200:
+            check(body["measured"]["status"] == "crash" and body["measured"]["reward"] == -1,
+                  "crash reported: %s" % body.get("measured"))
+        status, body = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"}, token)
+        check(status == 200, "a normal request after the crash is served")
+
+        # Safety net: 3 measured rewards below -0.5 in a row -> fallback ...
+        for _ in range(2):
+            server.request("POST", "/v1/optimize", {"ir": oob, "target": "x86-avx2", "measure": True}, token)
+        status, body = server.request("POST", "/v1/pipeline", {"ir": small, "target": "x86-avx2"}, token)
+        check(status == 200 and body.get("fallback") is True, "target falls back after 3 bad rewards: %s" % body)
+        status, metrics = server.request("GET", "/metrics", token=token)
+        check('mqss_fallback_active{target="x86-avx2"} 1' in metrics, "fallback shown in metrics")
+        status, body = server.request("POST", "/v1/pipeline", {"ir": small, "target": "x86-avx512"}, token)
+        check(body.get("fallback") is False, "other targets keep the policy")
+        # ... and back after two measured rewards at or above 0 (the policy is still measured).
+        for _ in range(2):
+            status, body = server.request("POST", "/v1/optimize", {"ir": small, "target": "x86-avx2", "measure": True}, token)
+        status, body = server.request("POST", "/v1/pipeline", {"ir": small, "target": "x86-avx2"}, token)
+        check(body.get("fallback") is False, "target recovers: %s" % body)
+        log = "".join(server.log)
+        check("safety net: target x86-avx2 falls back" in log and "recovered" in log, "switch and recovery logged")
+
+        # Stats agree with the store.
+        status, stats = server.request("GET", "/v1/stats", token=token)
+        con = sqlite3.connect(db)
+        rows = con.execute("SELECT status, speedup FROM served").fetchall()
+        measured = [s for st, s in rows if st == "ok" and s and s > 0]
+        check(stats["requests"] == len(rows) and stats["measured"] == len(measured), "stats counts: %s" % stats)
+        trajectories = con.execute("SELECT count(*) FROM trajectories WHERE policy LIKE 'serve:%'").fetchone()[0]
+        check(trajectories == 6, "every measured episode is a trajectory: %d" % trajectories)
+        con.close()
+
+        # Reload: endpoint, refused model, SIGHUP, under load.
+        status, body = server.request("POST", "/v1/admin/reload", token=token)
+        check(status == 200 and body["model_version"] == 2, "reload: %s" % body)
+        bad = os.path.join(work, "bad.pt")
+        with open(bad, "w") as f:
+            f.write("garbage")
+        status, body = server.request("POST", "/v1/admin/reload", {"model": bad}, token)
+        check(status == 422 and "current one stays" in body["error"], "a bad model is refused: %s" % body)
+        server.proc.send_signal(signal.SIGHUP)
+        time.sleep(1)
+        _, health = server.request("GET", "/healthz")
+        check(health["model_version"] == 3, "SIGHUP reloads: %s" % health)
+        errors = []
+        stop = threading.Event()
+
+        def hammer():
+            while not stop.is_set():
+                s, b = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"}, token)
+                if s != 200:
+                    errors.append((s, b))
+        workers = [threading.Thread(target=hammer) for _ in range(3)]
+        for w in workers:
+            w.start()
+        for _ in range(4):
+            status, _ = server.request("POST", "/v1/admin/reload", token=token)
+            check(status == 200, "reload under load")
+            time.sleep(0.3)
+        stop.set()
+        for w in workers:
+            w.join()
+        check(not errors, "no errors under reload: %s" % errors[:3])
+
+        # Metrics in the Prometheus format.
+        status, metrics = server.request("GET", "/metrics", token=token)
+        for needle in ["# TYPE mqss_requests_total counter",
+                       'mqss_requests_total{endpoint="/v1/select",code="200"}',
+                       'mqss_request_duration_seconds_bucket{endpoint="/v1/select",le="+Inf"}',
+                       "mqss_decisions_total{action=", 'mqss_errors_total{endpoint="/v1/select",kind="bad_request"}',
+                       'mqss_fallback_switches_total{target="x86-avx2",direction="recovered"} 1',
+                       "mqss_model_reloads_total 6"]:
+            check(needle in metrics, "metrics contain %s" % needle)
+        check(server.proc.poll() is None, "the server is still up")
+
+        # Retrain: fine-tune on the logged trajectories, A/B on a validation
+        # kernel, promote only without regression, then reload the server.
+        url = "http://127.0.0.1:%d" % server.port
+        common = ["--db=" + db, "--model=" + served_model, "--kernel=batch-matmul-bias-relu",
+                  "--targets=x86-avx2", "--server=" + url, "--token=" + token, "--json"]
+        before = read_bytes(served_model)
+        out = subprocess.run([mqss, "retrain", "--since=1h", *common], capture_output=True, text=True)
+        check(out.returncode == 0, "retrain runs: %s" % out.stderr[-500:])
+        if out.returncode == 0:
+            r = json.loads(out.stdout)
+            check(r["trajectories"] == 6 and r["tasks"] == 1, "retrain used the served episodes: %s" % r)
+            no_worse = (r["candidate_scores"]["geomean_vs_default"] >= r["current"]["geomean_vs_default"]
+                        and r["candidate_scores"]["failures"] <= r["current"]["failures"])
+            check(r["promoted"] == no_worse, "promotion follows the comparison: %s" % r)
+            check((read_bytes(served_model) != before) == r["promoted"], "the file is swapped iff promoted")
+            if r["promoted"]:
+                check(r.get("server_reloaded") is True, "the server reloaded the promoted model")
+        # A worse candidate (an untrained network) is refused ...
+        untrained_dir = os.path.join(work, "untrained")
+        subprocess.run([mqss, "train", "--out=" + untrained_dir, "--updates=1", "--episodes=1",
+                        "--bc-epochs=0", "--kernel=gemm", "--targets=x86-avx2",
+                        "--db=" + os.path.join(work, "untrained.db")],
+                       capture_output=True, check=True)
+        untrained = os.path.join(untrained_dir, "model.pt")
+        before = read_bytes(served_model)
+        out = subprocess.run([mqss, "retrain", "--candidate=" + untrained, *common],
+                             capture_output=True, text=True)
+        r = json.loads(out.stdout) if out.returncode == 0 else {}
+        check(r.get("promoted") is False and "regresses" in r.get("reason", ""),
+              "a worse candidate is refused: %s %s" % (r, out.stderr[-300:]))
+        check(read_bytes(served_model) == before, "a refused candidate leaves the model alone")
+        # ... and a better one (the shipped model, over the untrained one) is promoted.
+        with open(served_model, "wb") as f:
+            f.write(read_bytes(untrained))
+        _, health = server.request("GET", "/healthz")
+        version = health["model_version"]
+        out = subprocess.run([mqss, "retrain", "--candidate=" + shipped, *common],
+                             capture_output=True, text=True)
+        r = json.loads(out.stdout) if out.returncode == 0 else {}
+        check(r.get("promoted") is True and r.get("server_reloaded") is True,
+              "a better candidate is promoted and loaded: %s %s" % (r, out.stderr[-300:]))
+        check(read_bytes(served_model) == read_bytes(shipped), "the promoted file is in place")
+        check(os.path.exists(served_model + ".previous"), "the replaced model is kept")
+        _, health = server.request("GET", "/healthz")
+        check(health["model_version"] == version + 1, "the server runs the promoted model")
+        con = sqlite3.connect(db)
+        runs = con.execute("SELECT promoted FROM retrain_runs").fetchall()
+        con.close()
+        check(len(runs) == 3 and runs[1][0] == 0 and runs[2][0] == 1, "A/B comparisons stored: %s" % runs)
+    finally:
+        server.stop()
+
+    # Without a token every endpoint is open; binding defaults to loopback.
+    open_server = Server(mqss, db)
+    try:
+        status, body = open_server.request("POST", "/v1/select", {"ir": small})
+        check(status == 200, "auth off: %s" % status)
+    finally:
+        open_server.stop()
+
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES))
+        return 1
+    print("serve integration: all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+//===- ServeCommand.cpp - `mqss serve`: the HTTP/JSON service --------------===//
+
+#include "Commands.h"
+
+#include "mqss/Runtime/Target.h"
+#include "mqss/Serve/Server.h"
+
+#include "llvm/Support/WithColor.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace mqss::tool {
+
+cl::SubCommand serveCommand(
+    "serve", "Serve decisions over HTTP/JSON: POST /v1/select, /v1/pipeline, /v1/optimize; "
+             "GET /healthz, /metrics (Prometheus), / (dashboard); POST /v1/admin/reload or "
+             "SIGHUP swaps the model");
+static cl::opt<std::string> host("host", cl::desc("Address to bind (default: loopback only)"),
+                                 cl::init("127.0.0.1"), cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<int> port("port", cl::desc("Port (0: any free port, printed at start)"),
+                         cl::init(8470), cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<std::string> model("model", cl::desc("Model file (default: the shipped one)"),
+                                  cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<std::string> db("db", cl::desc("SQLite store: measurement cache, trajectories, "
+                                              "served requests (default: ~/.cache/mqss/mqss.db)"),
+                               cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<std::string> token("token",
+                                  cl::desc("Require `Authorization: Bearer TOKEN` on every "
+                                           "endpoint but /healthz (default: $MQSS_TOKEN, else none)"),
+                                  cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<unsigned> threads("threads", cl::desc("Worker threads"), cl::init(2),
+                                 cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<double> explore("explore",
+                               cl::desc("Probability of an exploratory action per step in "
+                                        "measured /v1/optimize requests (online learning)"),
+                               cl::init(0.05), cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<unsigned> maxBodyMb("max-body-mb", cl::desc("Largest request body, MiB"),
+                                   cl::init(8), cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<double> readTimeout("read-timeout-s",
+                                   cl::desc("Time a client has to send its request"),
+                                   cl::init(5), cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<double> childTimeout("child-timeout-s",
+                                    cl::desc("Limit for each child that runs passes or JITs"),
+                                    cl::init(60), cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<unsigned> measureReps("measure-reps",
+                                     cl::desc("Timed rounds of a measured /v1/optimize"),
+                                     cl::init(5), cl::sub(serveCommand), cl::cat(category()));
+
+int serveMain() {
+  auto fail = [](const Twine &message) {
+    WithColor::error(errs(), "mqss serve") << message << "\n";
+    return 2;
+  };
+  if (port < 0 || port > 65535)
+    return fail("--port must be in 0..65535");
+  if (threads == 0)
+    return fail("--threads must be at least 1");
+  if (explore < 0 || explore > 1)
+    return fail("--explore must be a probability in [0, 1]");
+  if (maxBodyMb == 0 || readTimeout <= 0 || childTimeout <= 0 || measureReps == 0)
+    return fail("--max-body-mb, --read-timeout-s, --child-timeout-s and --measure-reps must "
+                "be positive");
+  ServeOptions options;
+  options.host = host;
+  options.port = port;
+  options.modelPath = model;
+  options.dbPath = db;
+  options.token = token;
+  if (options.token.empty())
+    if (const char *fromEnvironment = std::getenv("MQSS_TOKEN"))
+      options.token = fromEnvironment;
+  options.threads = threads;
+  options.explore = explore;
+  options.maxBodyBytes = uint64_t(maxBodyMb) << 20;
+  options.readTimeoutSeconds = readTimeout;
+  options.childTimeoutSeconds = childTimeout;
+  options.measureReps = measureReps;
+  if (const char *dir = std::getenv("MQSS_DASHBOARD_DIR"))
+    options.dashboardDir = dir;
+  else
+    options.dashboardDir = MQSS_DASHBOARD_DIR;
+  return runServer(options);
+}
+
+} // namespace mqss::tool
