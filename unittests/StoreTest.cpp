@@ -75,3 +75,44 @@ TEST(Evaluator, SequencesReachingTheSameIRShareOneMeasurement) {
   EXPECT_EQ(evaluator.cacheHits(), 1u);
   llvm::sys::fs::remove(path);
 }
+
+// Rows cached before code sizes and compile times were stored serve the
+// runtime objective as before; an objective that needs them measures again
+// (and fills the row in), after which it is a cache hit too.
+TEST(Evaluator, RowsWithoutCostsServeRuntimeOnly) {
+  std::string path = temporaryDatabase();
+  auto store = Store::open(path);
+  ASSERT_TRUE(static_cast<bool>(store));
+  RunRequest kernel;
+  kernel.inputPath = MQSS_TEST_INPUTS "/small_matmul.mlir";
+  kernel.reps = 1;
+  kernel.minTimeMs = 0;
+  kernel.warmup = 0;
+  auto actions = *parseActionList("linalg.canonicalize,finish-O3");
+  Evaluator runtime(kernel, store->get());
+  Evaluation measured = runtime.evaluate(actions);
+  ASSERT_EQ(measured.status, RunStatus::Ok) << measured.message;
+  EXPECT_GT(measured.gains.size, 0);
+  EXPECT_GT(measured.gains.compile, 0);
+  EXPECT_EQ(measured.score, measured.speedup);
+
+  auto row = (*store)->lookupMeasurement(measured.loweredIrHash, "host", kernel.inputs.seed);
+  ASSERT_TRUE(row && *row);
+  EXPECT_GT((*row)->codeBytes, 0u);
+  EXPECT_GT((*row)->baselineCompileMs, 0);
+  CachedMeasurement old = **row; // as a store from before the cost columns has it
+  old.compileMs = old.baselineCompileMs = 0;
+  old.codeBytes = old.baselineCodeBytes = 0;
+  ASSERT_FALSE(static_cast<bool>((*store)->putMeasurement(old)));
+
+  EXPECT_TRUE(runtime.evaluate(actions).cached);
+  Evaluator size(kernel, store->get(), *parseObjective("size"));
+  Evaluation remeasured = size.evaluate(actions);
+  EXPECT_FALSE(remeasured.cached);
+  EXPECT_GT(remeasured.gains.size, 0);
+  EXPECT_EQ(remeasured.score, remeasured.gains.size);
+  Evaluation hit = size.evaluate(actions);
+  EXPECT_TRUE(hit.cached);
+  EXPECT_EQ(hit.gains.size, remeasured.gains.size);
+  llvm::sys::fs::remove(path);
+}

@@ -105,6 +105,159 @@ TEST(Reward, DeadbandFailureAndScale) {
   EXPECT_EQ(rewardFor(RunStatus::Ok, 0.1, 0.005), -1.0);
 }
 
+TEST(Objective, ParsesTheThreeKindsAndRoundTrips) {
+  auto runtime = parseObjective("runtime");
+  ASSERT_TRUE(static_cast<bool>(runtime));
+  EXPECT_TRUE(runtime->isRuntime());
+  EXPECT_FALSE(runtime->needsCosts());
+  EXPECT_EQ(runtime->spec(), "runtime");
+  auto size = parseObjective(" size ");
+  ASSERT_TRUE(static_cast<bool>(size));
+  EXPECT_EQ(size->kind, ObjectiveKind::Size);
+  EXPECT_TRUE(size->needsCosts());
+  EXPECT_FALSE(size->needsScales());
+  auto weighted = parseObjective("weighted:runtime=0.7,compile=0.2,size=0.1");
+  ASSERT_TRUE(static_cast<bool>(weighted));
+  EXPECT_EQ(weighted->kind, ObjectiveKind::Weighted);
+  EXPECT_TRUE(weighted->needsScales());
+  EXPECT_DOUBLE_EQ(weighted->runtimeWeight, 0.7);
+  EXPECT_DOUBLE_EQ(weighted->compileWeight, 0.2);
+  EXPECT_DOUBLE_EQ(weighted->sizeWeight, 0.1);
+  EXPECT_EQ(weighted->spec(), "weighted:runtime=0.7,compile=0.2,size=0.1");
+  // Terms in any order, missing terms weigh 0 and are left out of the spec.
+  auto partial = parseObjective("weighted: size=1 , runtime=3");
+  ASSERT_TRUE(static_cast<bool>(partial));
+  EXPECT_EQ(partial->compileWeight, 0);
+  EXPECT_EQ(partial->spec(), "weighted:runtime=3,size=1");
+  auto again = parseObjective(weighted->spec());
+  ASSERT_TRUE(static_cast<bool>(again));
+  EXPECT_EQ(again->spec(), weighted->spec());
+}
+
+TEST(Objective, BadSpecsAreClearErrors) {
+  auto message = [](llvm::StringRef spec) {
+    auto parsed = parseObjective(spec);
+    EXPECT_FALSE(static_cast<bool>(parsed)) << spec.str();
+    return parsed ? std::string() : llvm::toString(parsed.takeError());
+  };
+  EXPECT_NE(message("latency").find("unknown objective 'latency'"), std::string::npos);
+  EXPECT_NE(message("weighted").find("names no weights"), std::string::npos);
+  EXPECT_NE(message("weighted:").find("names no weights"), std::string::npos);
+  EXPECT_NE(message("weighted:speed=1").find("unknown term 'speed'"), std::string::npos);
+  EXPECT_NE(message("weighted:runtime").find("has no weight"), std::string::npos);
+  EXPECT_NE(message("weighted:runtime=fast").find("'fast', not a number"), std::string::npos);
+  EXPECT_NE(message("weighted:runtime=").find("not a number"), std::string::npos);
+  EXPECT_NE(message("weighted:runtime=nan").find("not a number"), std::string::npos);
+  EXPECT_NE(message("weighted:runtime=-0.5,size=1").find("'runtime' is negative"),
+            std::string::npos);
+  EXPECT_NE(message("weighted:runtime=0,size=0").find("all weights are zero"), std::string::npos);
+  EXPECT_NE(message("weighted:size=1,size=2").find("'size' is given twice"), std::string::npos);
+}
+
+TEST(Objective, RuntimeIsExactlyTheOldReward) {
+  Objective runtime;
+  for (double speedup : {0.1, 0.8, 0.996, 1.0, 1.004, 1.3, 2.0, 40.0}) {
+    Gains gains;
+    gains.runtime = speedup;
+    gains.size = 3; // ignored
+    EXPECT_EQ(runtime.reward(RunStatus::Ok, gains, 0.005), rewardFor(RunStatus::Ok, speedup, 0.005));
+    EXPECT_EQ(runtime.gain(gains), speedup);
+  }
+  Gains gains;
+  gains.runtime = 2;
+  EXPECT_EQ(runtime.reward(RunStatus::Timeout, gains, 0.005), -1.0);
+  // weighted:runtime=1 is the same objective, whatever the scales.
+  Objective onlyRuntime = *parseObjective("weighted:runtime=1");
+  onlyRuntime.scales = {3.0, 0.4, 1.7, 10};
+  EXPECT_NEAR(onlyRuntime.reward(RunStatus::Ok, gains, 0.005), 0.5, 1e-12);
+  gains.runtime = 1.004;
+  EXPECT_EQ(onlyRuntime.reward(RunStatus::Ok, gains, 0.005), 0.0);
+}
+
+TEST(Objective, SizeRewardIsRelativeCodeBytes) {
+  Objective size = *parseObjective("size");
+  Gains gains;
+  gains.runtime = 0.5; // ignored
+  gains.size = 2000.0 / 1000.0; // default 2000 bytes, candidate 1000
+  EXPECT_NEAR(size.reward(RunStatus::Ok, gains, 0.005), 0.5, 1e-12);
+  gains.size = 2000.0 / 2500.0;
+  EXPECT_NEAR(size.reward(RunStatus::Ok, gains, 0.005), -0.25, 1e-12);
+  // Code size is exact: no noise dead-band.
+  gains.size = 1004.0 / 1000.0;
+  EXPECT_NEAR(size.reward(RunStatus::Ok, gains, 0.005), 1 - 1000.0 / 1004.0, 1e-12);
+  gains.size = 0.25;
+  EXPECT_EQ(size.reward(RunStatus::Ok, gains, 0.005), -1.0); // clamped
+  gains.size = 0; // unknown
+  EXPECT_EQ(size.reward(RunStatus::Ok, gains, 0.005), -1.0);
+  gains.size = 2;
+  EXPECT_EQ(size.reward(RunStatus::WrongOutput, gains, 0.005), -1.0);
+}
+
+TEST(Objective, WeightedRewardMatchesHandComputation) {
+  Objective weighted = *parseObjective("weighted:runtime=0.7,compile=0.2,size=0.1");
+  weighted.scales = {2.0, 0.5, 1.0, 8};
+  Gains gains;
+  gains.runtime = 2.0;  // twice as fast
+  gains.compile = 0.5;  // compiles twice as long
+  gains.size = 1.25;    // 20% fewer bytes
+  // L = 2 * (0.7 ln2 / 2 + 0.2 ln0.5 / 0.5 + 0.1 ln1.25 / 1) = -0.0246860078
+  EXPECT_NEAR(weighted.logGain(gains, 0.005), -0.02468600779315258, 1e-12);
+  EXPECT_NEAR(weighted.reward(RunStatus::Ok, gains, 0.005), -0.024993230105207598, 1e-12);
+  EXPECT_NEAR(weighted.gain(gains), std::exp(-0.02468600779315258), 1e-12);
+  // Only the ratios of the weights matter.
+  Objective scaled = *parseObjective("weighted:runtime=7,compile=2,size=1");
+  scaled.scales = weighted.scales;
+  EXPECT_NEAR(scaled.reward(RunStatus::Ok, gains, 0.005),
+              weighted.reward(RunStatus::Ok, gains, 0.005), 1e-12);
+  // Timed terms inside the dead-band count as 0: L = 2 * 0.1 ln1.25.
+  gains.runtime = 1.004;
+  gains.compile = 0.998;
+  EXPECT_NEAR(weighted.logGain(gains, 0.005), 2 * 0.1 * std::log(1.25), 1e-12);
+  // A term with weight needs its measurement; one without weight does not.
+  gains.compile = 0;
+  EXPECT_EQ(weighted.reward(RunStatus::Ok, gains, 0.005), -1.0);
+  Objective noCompile = *parseObjective("weighted:runtime=1,size=1");
+  EXPECT_GT(noCompile.reward(RunStatus::Ok, gains, 0.005), 0);
+}
+
+TEST(Objective, ScalesAreLogSpreadsOfTheDefaultBaseline) {
+  EXPECT_DOUBLE_EQ(percentile({5, 1, 3, 2, 4}, 90), 4.6); // numpy's linear
+  EXPECT_DOUBLE_EQ(percentile({5, 1, 3, 2, 4}, 10), 1.4);
+  EXPECT_DOUBLE_EQ(percentile({7}, 90), 7);
+  std::vector<BaselineSample> samples;
+  for (int i = 0; i < 5; ++i) // runtimes e^0 .. e^4 ms; sizes 1 KB, 4 KB, ...
+    samples.push_back({std::exp(double(i)), 25.0, 1024.0 * std::pow(4.0, i)});
+  samples.push_back({0, 25.0, 1024.0}); // a failed baseline is left out
+  ObjectiveScales scales = scalesFromBaselines(samples);
+  EXPECT_EQ(scales.samples, 5u);
+  EXPECT_NEAR(scales.runtime, 3.6 - 0.4, 1e-12);
+  EXPECT_NEAR(scales.size, (3.6 - 0.4) * std::log(4.0), 1e-12);
+  EXPECT_DOUBLE_EQ(scales.compile, kMinLogSpread); // all equal: floored
+  ObjectiveScales one = scalesFromBaselines({{1.0, 2.0, 3.0}});
+  EXPECT_EQ(one.samples, 1u);
+  EXPECT_EQ(one.runtime, 1);
+  EXPECT_EQ(one.compile, 1);
+  EXPECT_EQ(one.size, 1);
+}
+
+TEST(Objective, GainsFromAPairedReport) {
+  RunReport report;
+  report.speedup = SpeedupSummary{1.5, 1.4, 1.6, 0.95};
+  report.candidate.compileMs = 10;
+  report.candidate.jitMs = 5;
+  report.candidate.codeSizeBytes = 1000;
+  report.baseline = VariantReport{};
+  report.baseline->compileMs = 20;
+  report.baseline->jitMs = 10;
+  report.baseline->codeSizeBytes = 3000;
+  Gains gains = gainsFromReport(report);
+  EXPECT_EQ(gains.runtime, 1.5);
+  EXPECT_EQ(gains.compile, 2.0);
+  EXPECT_EQ(gains.size, 3.0);
+  report.status = RunStatus::WrongOutput;
+  EXPECT_EQ(gainsFromReport(report).size, 0);
+}
+
 namespace {
 std::string temporaryDirectory(llvm::StringRef prefix) {
   llvm::SmallString<128> path;

@@ -130,8 +130,8 @@ randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength) {
   return actionsFromJson(result->getArray("actions"));
 }
 
-Evaluator::Evaluator(RunRequest kernel, Store *store)
-    : kernel(std::move(kernel)), store(store) {
+Evaluator::Evaluator(RunRequest kernel, Store *store, Objective objective)
+    : kernel(std::move(kernel)), store(store), objective(std::move(objective)) {
   std::string inputs;
   for (const auto &[arg, sizes] : this->kernel.inputs.shapes) {
     inputs += arg + "=";
@@ -168,13 +168,26 @@ Evaluation Evaluator::evaluate(llvm::ArrayRef<const Action *> actions) {
   if (store) {
     auto cached = store->lookupMeasurement(result.loweredIrHash, kernel.target,
                                            kernel.inputs.seed);
-    if (cached && *cached) {
+    // A row without costs (stored before they were) serves `runtime` only.
+    bool usable = cached && *cached &&
+                  (!objective.needsCosts() || (*cached)->status != "ok" ||
+                   ((*cached)->codeBytes > 0 && (*cached)->baselineCodeBytes > 0 &&
+                    (*cached)->compileMs > 0 && (*cached)->baselineCompileMs > 0));
+    if (usable) {
+      const CachedMeasurement &m = **cached;
       ++numCacheHits;
       result.cached = true;
-      result.status = parseRunStatus((*cached)->status).value_or(RunStatus::Crash);
-      result.speedup = (*cached)->speedup;
-      result.runtimeMs = (*cached)->runtimeMs;
-      result.defaultMs = (*cached)->baselineMs;
+      result.status = parseRunStatus(m.status).value_or(RunStatus::Crash);
+      result.speedup = m.speedup;
+      result.runtimeMs = m.runtimeMs;
+      result.defaultMs = m.baselineMs;
+      result.gains.runtime = m.speedup;
+      if (m.compileMs > 0 && m.baselineCompileMs > 0)
+        result.gains.compile = m.baselineCompileMs / m.compileMs;
+      if (m.codeBytes > 0 && m.baselineCodeBytes > 0)
+        result.gains.size = double(m.baselineCodeBytes) / double(m.codeBytes);
+      if (result.status == RunStatus::Ok)
+        result.score = objective.gain(result.gains);
       return result;
     }
     if (!cached)
@@ -189,11 +202,19 @@ Evaluation Evaluator::evaluate(llvm::ArrayRef<const Action *> actions) {
     result.speedup = report.speedup->median;
     result.runtimeMs = report.candidate.runtimeMs.median;
     result.defaultMs = report.baseline->runtimeMs.median;
+    result.gains = gainsFromReport(report);
+    result.score = objective.gain(result.gains);
   }
   if (store) {
     CachedMeasurement m{result.loweredIrHash, kernel.target, kernel.inputs.seed,
                         runStatusName(result.status).str(), result.runtimeMs,
                         result.defaultMs, result.speedup, request.pipeline};
+    if (report.ok() && report.baseline) {
+      m.compileMs = report.candidate.compileMs + report.candidate.jitMs;
+      m.baselineCompileMs = report.baseline->compileMs + report.baseline->jitMs;
+      m.codeBytes = report.candidate.codeSizeBytes;
+      m.baselineCodeBytes = report.baseline->codeSizeBytes;
+    }
     if (llvm::Error error = store->putMeasurement(m))
       llvm::consumeError(std::move(error)); // a cache that cannot write only costs time
   }

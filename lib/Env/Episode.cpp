@@ -195,7 +195,8 @@ Episode runEpisode(const RunRequest &kernel, Policy &policy, Evaluator *evaluato
   episode.message = evaluation.message;
   episode.speedup = evaluation.speedup;
   episode.cached = evaluation.cached;
-  episode.reward = rewardFor(evaluation.status, evaluation.speedup, options.deadband);
+  episode.gains = evaluation.gains;
+  episode.reward = options.objective.reward(evaluation.status, evaluation.gains, options.deadband);
   return episode;
 }
 

@@ -38,6 +38,7 @@ public:
       : evaluator(evaluator), kernel(kernel), options(options), progress(progress),
         start(std::chrono::steady_clock::now()) {
     result.bestSpeedup = 1.0; // default itself is the starting point
+    result.bestScore = 1.0;
   }
 
   bool exhausted() const {
@@ -57,7 +58,9 @@ public:
     Evaluation evaluation = evaluator.evaluate(actions);
     bool ok = evaluation.status == RunStatus::Ok;
     result.failures += !ok;
-    if (ok && evaluation.speedup > result.bestSpeedup) {
+    // Ranked by the evaluator's objective (for `runtime`, the speedup).
+    if (ok && evaluation.score > result.bestScore) {
+      result.bestScore = evaluation.score;
       result.bestSpeedup = evaluation.speedup;
       result.bestActions = actions;
     }
@@ -65,7 +68,7 @@ public:
     update();
     if (progress)
       progress(evaluation, result);
-    return ok ? evaluation.speedup : 0;
+    return ok ? evaluation.score : 0;
   }
 
   void randomSearch() {
@@ -86,7 +89,7 @@ public:
   void beamSearch(unsigned width) {
     struct Candidate {
       std::vector<const Action *> prefix;
-      double speedup;
+      double score;
     };
     std::vector<Candidate> beam = {{{}, 0}};
     for (unsigned depth = 0; depth < options.maxLength && !exhausted(); ++depth) {
@@ -104,21 +107,21 @@ public:
             continue;
           std::vector<const Action *> extended = candidate.prefix;
           extended.push_back(action);
-          double speedup = evaluate(extended);
-          if (speedup > 0)
-            next.push_back({extended, speedup});
+          double score = evaluate(extended);
+          if (score > 0)
+            next.push_back({extended, score});
         }
       }
       if (next.empty())
         break;
       std::stable_sort(next.begin(), next.end(), [](const Candidate &a, const Candidate &b) {
-        return a.speedup > b.speedup;
+        return a.score > b.score;
       });
       if (next.size() > width)
         next.resize(width);
       // Stop when no extension beats the best prefix of the previous depth.
-      double previousBest = beam.front().speedup;
-      if (depth > 0 && next.front().speedup <= previousBest)
+      double previousBest = beam.front().score;
+      if (depth > 0 && next.front().score <= previousBest)
         break;
       beam = std::move(next);
     }

@@ -26,6 +26,10 @@ CREATE TABLE IF NOT EXISTS measurements (
   speedup REAL,
   pipeline TEXT,
   created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  compile_ms REAL,
+  baseline_compile_ms REAL,
+  code_bytes INTEGER,
+  baseline_code_bytes INTEGER,
   PRIMARY KEY (ir_hash, target, seed)
 );
 CREATE TABLE IF NOT EXISTS trajectories (
@@ -77,6 +81,18 @@ llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef path) {
                                      "cannot initialise the store '" + path + "': " + text);
     }
   }
+  // Stores written before the cost columns existed gain them (NULL: unknown).
+  for (const char *column : {"compile_ms REAL", "baseline_compile_ms REAL",
+                             "code_bytes INTEGER", "baseline_code_bytes INTEGER"}) {
+    std::string sql = std::string("ALTER TABLE measurements ADD COLUMN ") + column;
+    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+      std::string text = message ? message : "unknown error";
+      sqlite3_free(message);
+      if (text.find("duplicate column") == std::string::npos)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "cannot upgrade the store '" + path + "': " + text);
+    }
+  }
   return store;
 }
 
@@ -93,7 +109,8 @@ struct Statement {
 llvm::Expected<std::optional<CachedMeasurement>>
 Store::lookupMeasurement(llvm::StringRef irHash, llvm::StringRef target, uint64_t seed) {
   Statement s;
-  const char *sql = "SELECT status, runtime_ms, baseline_ms, speedup, pipeline FROM "
+  const char *sql = "SELECT status, runtime_ms, baseline_ms, speedup, pipeline, compile_ms, "
+                    "baseline_compile_ms, code_bytes, baseline_code_bytes FROM "
                     "measurements WHERE ir_hash = ?1 AND target = ?2 AND seed = ?3";
   if (sqlite3_prepare_v2(db, sql, -1, &s.stmt, nullptr) != SQLITE_OK)
     return sqliteError(db, "cannot query measurements");
@@ -115,14 +132,19 @@ Store::lookupMeasurement(llvm::StringRef irHash, llvm::StringRef target, uint64_
   m.speedup = sqlite3_column_double(s.stmt, 3);
   if (const unsigned char *text = sqlite3_column_text(s.stmt, 4))
     m.pipeline = reinterpret_cast<const char *>(text);
+  m.compileMs = sqlite3_column_double(s.stmt, 5); // NULL reads as 0: unknown
+  m.baselineCompileMs = sqlite3_column_double(s.stmt, 6);
+  m.codeBytes = static_cast<uint64_t>(sqlite3_column_int64(s.stmt, 7));
+  m.baselineCodeBytes = static_cast<uint64_t>(sqlite3_column_int64(s.stmt, 8));
   return m;
 }
 
 llvm::Error Store::putMeasurement(const CachedMeasurement &m) {
   Statement s;
   const char *sql = "INSERT OR REPLACE INTO measurements (ir_hash, target, seed, status, "
-                    "runtime_ms, baseline_ms, speedup, pipeline) VALUES (?1, ?2, ?3, ?4, "
-                    "?5, ?6, ?7, ?8)";
+                    "runtime_ms, baseline_ms, speedup, pipeline, compile_ms, "
+                    "baseline_compile_ms, code_bytes, baseline_code_bytes) VALUES (?1, ?2, ?3, "
+                    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
   if (sqlite3_prepare_v2(db, sql, -1, &s.stmt, nullptr) != SQLITE_OK)
     return sqliteError(db, "cannot store a measurement");
   sqlite3_bind_text(s.stmt, 1, m.irHash.c_str(), -1, SQLITE_TRANSIENT);
@@ -133,6 +155,10 @@ llvm::Error Store::putMeasurement(const CachedMeasurement &m) {
   sqlite3_bind_double(s.stmt, 6, m.baselineMs);
   sqlite3_bind_double(s.stmt, 7, m.speedup);
   sqlite3_bind_text(s.stmt, 8, m.pipeline.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_double(s.stmt, 9, m.compileMs);
+  sqlite3_bind_double(s.stmt, 10, m.baselineCompileMs);
+  sqlite3_bind_int64(s.stmt, 11, static_cast<sqlite3_int64>(m.codeBytes));
+  sqlite3_bind_int64(s.stmt, 12, static_cast<sqlite3_int64>(m.baselineCodeBytes));
   if (sqlite3_step(s.stmt) != SQLITE_DONE)
     return sqliteError(db, "cannot store a measurement");
   return llvm::Error::success();

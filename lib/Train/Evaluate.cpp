@@ -24,6 +24,11 @@ struct Row {
   double policyCompileMs = 0;
   std::string policyActions, status;
   unsigned crashes = 0;
+  /// Gains over default under the objective (the speedups above for
+  /// `runtime`); the guard and the oracle pick by these.
+  double naiveGain = 0, expertGain = 0, policyGain = 0, guardedGain = 0, oracleGain = 0;
+  double defaultCompileMs = 0;
+  uint64_t defaultCodeBytes = 0, policyCodeBytes = 0;
 };
 
 double geomean(const std::vector<double> &values) {
@@ -51,6 +56,8 @@ double speedupOverDefault(RunRequest kernel, llvm::StringRef pipeline, Row &row,
   if (!report.ok() || !report.speedup)
     return 0;
   row.defaultMs = report.baseline->runtimeMs.median;
+  row.defaultCompileMs = report.baseline->compileMs + report.baseline->jitMs;
+  row.defaultCodeBytes = report.baseline->codeSizeBytes;
   return report.speedup->median;
 }
 
@@ -129,6 +136,23 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
   if (!store)
     return store.takeError();
 
+  // A weighted objective is scaled by default on the evaluated modules,
+  // measured once before anything is compared.
+  Objective objective = options.objective;
+  if (objective.needsScales()) {
+    std::vector<RunRequest> kernels;
+    for (const std::string &target : options.targets)
+      for (const BenchmarkEntry &entry : *entries) {
+        SuiteRunOptions run;
+        run.target = target;
+        run.reps = options.reps;
+        run.minTimeMs = options.minTimeMs;
+        kernels.push_back(requestFor(entry, run));
+      }
+    if (llvm::Error error = measureObjectiveScales(objective, kernels))
+      return std::move(error);
+  }
+
   std::vector<Row> rows;
   std::vector<double> decisions;
   std::string policySpec = "policy:" + modelPath;
@@ -144,25 +168,42 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
       row.name = entry.name;
       row.family = entry.family;
       row.target = target;
-      row.naive = speedupOverDefault(kernel, "naive", row);
-      row.expert = speedupOverDefault(kernel, "expert:" + entry.family, row);
-      RunReport policyReport;
+      RunReport naiveReport, expertReport, policyReport;
+      row.naive = speedupOverDefault(kernel, "naive", row, &naiveReport);
+      row.expert = speedupOverDefault(kernel, "expert:" + entry.family, row, &expertReport);
       row.policy = speedupOverDefault(kernel, policySpec, row, &policyReport);
+      row.naiveGain = objective.gain(gainsFromReport(naiveReport));
+      row.expertGain = objective.gain(gainsFromReport(expertReport));
+      row.policyGain = objective.gain(gainsFromReport(policyReport));
+      if (policyReport.ok())
+        row.policyCodeBytes = policyReport.candidate.codeSizeBytes;
       row.status = runStatusName(policyReport.status).str();
       row.policyMs = policyReport.candidate.runtimeMs.median;
       row.policyCompileMs = policyReport.candidate.compileMs + policyReport.candidate.jitMs;
       row.policyActions = policyReport.candidate.resolvedPipeline;
-      // The guard times the policy's choice and the expert's against default
-      // and keeps the fastest: never slower than default when it measured it.
-      row.guarded = std::max({row.policy, row.expert, 1.0});
+      // The guard measures the policy's choice and the expert's against
+      // default and keeps the best under the objective (for `runtime`, the
+      // fastest): never worse than default when it measured it.
+      row.guarded = row.guardedGain = 1.0;
+      for (auto [gain, speedup] : {std::pair{row.expertGain, row.expert},
+                                   std::pair{row.policyGain, row.policy}})
+        if (gain > row.guardedGain) {
+          row.guardedGain = gain;
+          row.guarded = speedup;
+        }
       // The oracle: random search with a fixed budget of real measurements.
       RunRequest searchKernel = kernel;
-      Evaluator evaluator(searchKernel, store->get());
+      Evaluator evaluator(searchKernel, store->get(), objective);
       SearchOptions search;
       search.budget = options.oracleBudget;
       search.seed = 1;
       SearchResult oracle = runSearch(evaluator, searchKernel, search, nullptr);
-      row.oracle = std::max(oracle.bestSpeedup, row.guarded);
+      row.oracle = row.guarded;
+      row.oracleGain = row.guardedGain;
+      if (oracle.bestScore > row.guardedGain) {
+        row.oracle = oracle.bestSpeedup;
+        row.oracleGain = oracle.bestScore;
+      }
       std::vector<double> times = decisionTimes(kernel, modelPath);
       // The first decision pays one-time initialisation; report steady state.
       for (size_t i = times.size() > 1 ? 1 : 0; i < times.size(); ++i)
@@ -208,6 +249,15 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
                                          {"oracle_vs_default", r.oracle},
                                          {"policy_compile_ms", r.policyCompileMs},
                                          {"policy_pipeline", r.policyActions},
+                                         {"default_compile_ms", r.defaultCompileMs},
+                                         {"default_code_bytes", static_cast<int64_t>(r.defaultCodeBytes)},
+                                         {"policy_code_bytes", static_cast<int64_t>(r.policyCodeBytes)},
+                                         {"objective_gain", llvm::json::Object{
+                                                                {"naive", r.naiveGain},
+                                                                {"expert", r.expertGain},
+                                                                {"policy", r.policyGain},
+                                                                {"guarded", r.guardedGain},
+                                                                {"oracle", r.oracleGain}}},
                                          {"crashes", r.crashes}});
   llvm::json::Object report{
       {"split", options.split},
@@ -224,6 +274,14 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
                           {"expert_vs_default", geomean(column(&Row::expert))},
                           {"naive_vs_default", geomean(column(&Row::naive))}}},
       {"min", llvm::json::Object{{"guarded_vs_default", minGuarded}}},
+      {"objective", toJSON(objective)},
+      // Gains under the objective, default = 1 (equal to `geomean` for runtime).
+      {"objective_geomean",
+       llvm::json::Object{{"policy_vs_default", geomean(column(&Row::policyGain))},
+                          {"guarded_vs_default", geomean(column(&Row::guardedGain))},
+                          {"oracle_vs_default", geomean(column(&Row::oracleGain))},
+                          {"expert_vs_default", geomean(column(&Row::expertGain))},
+                          {"naive_vs_default", geomean(column(&Row::naiveGain))}}},
       {"crashes", crashes},
       {"decision_us_p50", decisionP50},
       {"timings_are_platform_dependent", true}};
@@ -242,6 +300,15 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
                         geomean(column(&Row::policy)), geomean(column(&Row::guarded)),
                         geomean(column(&Row::expert)), geomean(column(&Row::oracle)),
                         decisionP50, crashes)
+       << (objective.isRuntime()
+               ? std::string()
+               : llvm::formatv("Objective `{0}`: geomean gain over default, policy {1:f3}x, "
+                               "guarded {2:f3}x, oracle {3:f3}x (the guard and the oracle pick "
+                               "by it; the table shows runtime speedups).\n\n",
+                               objective.spec(), geomean(column(&Row::policyGain)),
+                               geomean(column(&Row::guardedGain)),
+                               geomean(column(&Row::oracleGain)))
+                     .str())
        << "| module | target | naive | expert | policy | guarded | oracle |\n"
        << "|---|---|---|---|---|---|---|\n";
     for (const Row &r : rows)

@@ -98,7 +98,8 @@ llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef text) {
 
 /// A learning curve a person can look at: mean episode reward per update.
 std::string learningCurveSvg(const std::vector<double> &rewards,
-                             const std::vector<std::pair<unsigned, double>> &validation) {
+                             const std::vector<std::pair<unsigned, double>> &validation,
+                             const Objective &objective) {
   const double width = 640, height = 360, left = 50, bottom = 40, top = 20, right = 20;
   double lo = -1, hi = 1;
   auto x = [&](double i) {
@@ -111,9 +112,12 @@ std::string learningCurveSvg(const std::vector<double> &rewards,
                       "font-family='sans-serif' font-size='12'>\n",
                       width, height);
   os << "<rect width='100%' height='100%' fill='white'/>\n";
+  std::string reward = objective.isRuntime()
+                           ? std::string("reward = 1 - T/T_default")
+                           : "objective " + objective.spec();
   os << llvm::formatv("<text x='{0}' y='14'>MQSS-Selector training: mean episode reward per "
-                      "PPO update (reward = 1 - T/T_default)</text>\n",
-                      left);
+                      "PPO update ({1})</text>\n",
+                      left, reward);
   for (double r : {-1.0, -0.5, 0.0, 0.5, 1.0}) {
     os << llvm::formatv("<line x1='{0}' x2='{1}' y1='{2}' y2='{2}' stroke='#ddd'/>"
                         "<text x='5' y='{3}'>{4:f1}</text>\n",
@@ -133,6 +137,40 @@ std::string learningCurveSvg(const std::vector<double> &rewards,
                       width - 120, height - 8);
   os << "</svg>\n";
   return svg;
+}
+
+/// Sets a weighted objective's scales: read back from \p outDir when a run
+/// resumes (the rewards it trained on stay the same), else measured on the
+/// tasks' default baseline and written there.
+llvm::Error prepareObjective(Objective &objective, const std::vector<Task> &tasks,
+                             const std::string &outDir, bool resumed) {
+  if (!objective.isRuntime())
+    llvm::errs() << "objective: " << objective.spec() << "\n";
+  if (!objective.needsScales())
+    return llvm::Error::success();
+  std::string path = outDir + "/objective.json";
+  if (resumed) {
+    if (auto buffer = llvm::MemoryBuffer::getFile(path)) {
+      auto parsed = llvm::json::parse((*buffer)->getBuffer());
+      if (!parsed)
+        return trainError("'" + path + "': " + llvm::toString(parsed.takeError()));
+      const llvm::json::Object *object = parsed->getAsObject();
+      const llvm::json::Object *spread = object ? object->getObject("log_spread") : nullptr;
+      if (spread && object->getString("spec") == objective.spec()) {
+        objective.scales.runtime = spread->getNumber("runtime").value_or(1);
+        objective.scales.compile = spread->getNumber("compile").value_or(1);
+        objective.scales.size = spread->getNumber("size").value_or(1);
+        objective.scales.samples = spread->getInteger("samples").value_or(0);
+        return llvm::Error::success();
+      }
+    }
+  }
+  std::vector<RunRequest> kernels;
+  for (const Task &task : tasks)
+    kernels.push_back(task.kernel);
+  if (llvm::Error error = measureObjectiveScales(objective, kernels))
+    return error;
+  return writeFileAtomically(path, llvm::formatv("{0:2}\n", toJSON(objective)).str());
 }
 
 double meanReward(const std::vector<Episode> &episodes) {
@@ -227,8 +265,17 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
     }
   }
 
+  // The objective; a weighted one is scaled by the default baseline on the
+  // train tasks, measured once per run and kept for a resumed run.
+  Objective objective = options.objective;
+  if (llvm::Error error = prepareObjective(objective, tasks, options.outDir, result.resumed))
+    return std::move(error);
+  metadata.figures["objective"] = toJSON(objective);
+
   auto policy = [&]() { return createNetworkPolicy(network, metadata); };
-  auto evaluatorFor = [&](const Task &task) { return Evaluator(task.kernel, store->get()); };
+  auto evaluatorFor = [&](const Task &task) {
+    return Evaluator(task.kernel, store->get(), objective);
+  };
 
   // Behaviour cloning from the best sequence known per kernel and target:
   // default's, the family expert's, or one found by search.
@@ -277,6 +324,7 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
         EpisodeOptions replay;
         replay.seed = options.seed;
         replay.forcedActions = sequence;
+        replay.objective = objective;
         if (sequence.back()->kind != ActionKind::Finish)
           replay.forcedActions.push_back(lookupAction("finish-O3"));
         replay.maxSteps = replay.forcedActions.size();
@@ -321,6 +369,7 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
       EpisodeOptions episodeOptions;
       episodeOptions.maxSteps = options.maxSteps;
       episodeOptions.epsilon = epsilon;
+      episodeOptions.objective = objective;
       episodeOptions.seed = options.seed * 7919 + u * 1000 + i;
       Evaluator evaluator = evaluatorFor(task);
       Episode episode = runEpisode(task.kernel, *current, &evaluator, episodeOptions);
@@ -346,6 +395,7 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
         EpisodeOptions episodeOptions;
         episodeOptions.maxSteps = options.maxSteps;
         episodeOptions.greedy = true;
+        episodeOptions.objective = objective;
         Evaluator evaluator = evaluatorFor(task);
         runs.push_back(runEpisode(task.kernel, *greedy, &evaluator, episodeOptions));
       }
@@ -355,8 +405,8 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
         progress.bestValidation = validation;
         progress.sinceImprovement = 0;
         ModelMetadata best = metadata;
-        best.figures = llvm::json::Object{{"validation_mean_reward", validation},
-                                          {"update", u + 1}};
+        best.figures["validation_mean_reward"] = validation;
+        best.figures["update"] = u + 1;
         if (llvm::Error error = saveModel(network, best, bestPath))
           return std::move(error);
       } else {
@@ -432,9 +482,10 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
   }
   if (llvm::Error error = writeFileAtomically(options.outDir + "/learning-curve.svg",
                                               learningCurveSvg(progress.meanRewards,
-                                                               validationPoints)))
+                                                               validationPoints, objective)))
     return std::move(error);
   result.modelPath = modelPath;
+  result.objective = objective;
   result.updates = progress.update;
   result.bestValidationReward = progress.bestValidation;
   if (!progress.meanRewards.empty()) {

@@ -29,8 +29,15 @@ static cl::opt<unsigned> oracle("oracle-budget", cl::desc("Random-search evaluat
                                 cl::init(10), cl::sub(evaluateCommand), cl::cat(category()));
 static cl::opt<std::string> outDir("out", cl::desc("Write evaluation.md/.json/.html here"),
                                    cl::sub(evaluateCommand), cl::cat(category()));
+static cl::opt<std::string> registry("registry", cl::desc("Benchmark registry"),
+                                     cl::sub(evaluateCommand), cl::cat(category()));
 static cl::opt<std::string> db("db", cl::desc("Measurement cache"), cl::sub(evaluateCommand),
                                cl::cat(category()));
+static cl::opt<std::string> objective(
+    "objective",
+    cl::desc("What the guard and the oracle maximise: runtime (default), size or "
+             "weighted:runtime=W,compile=W,size=W (docs/Objectives.md)"),
+    cl::init("runtime"), cl::sub(evaluateCommand), cl::cat(category()));
 static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::sub(evaluateCommand),
                           cl::cat(category()));
 
@@ -40,11 +47,18 @@ int evaluateMain() {
   options.modelPath = model;
   if (!parseTargetList(targets, "mqss evaluate", options.targets))
     return 2;
+  auto parsedObjective = parseObjective(objective);
+  if (!parsedObjective) {
+    WithColor::error(errs(), "mqss evaluate") << toString(parsedObjective.takeError()) << "\n";
+    return 2;
+  }
+  options.objective = *parsedObjective;
   options.size = size;
   options.kernel = kernel;
   options.oracleBudget = oracle;
   options.outDir = outDir;
   options.dbPath = db;
+  options.registryPath = registry;
   auto report = evaluatePolicy(options);
   if (!report) {
     WithColor::error(errs(), "mqss evaluate") << toString(report.takeError()) << "\n";
@@ -61,6 +75,13 @@ int evaluateMain() {
                     *g.getNumber("expert_vs_default"), *g.getNumber("oracle_vs_default"),
                     *g.getNumber("policy_vs_expert"),
                     *report->getAsObject()->getNumber("decision_us_p50"));
+  if (!parsedObjective->isRuntime()) {
+    const json::Object &o = *report->getAsObject()->getObject("objective_geomean");
+    outs() << formatv("objective {0}: geomean gain over default: policy {1:f3}x, guarded "
+                      "{2:f3}x, oracle {3:f3}x\n",
+                      parsedObjective->spec(), *o.getNumber("policy_vs_default"),
+                      *o.getNumber("guarded_vs_default"), *o.getNumber("oracle_vs_default"));
+  }
   return 0;
 }
 

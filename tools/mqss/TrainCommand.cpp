@@ -49,6 +49,12 @@ static cl::opt<uint64_t> seed("seed", cl::desc("Seed"), cl::init(1), cl::sub(tra
                               cl::cat(category()));
 static cl::opt<std::string> db("db", cl::desc("Measurement cache (SQLite)"),
                                cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<std::string> objective(
+    "objective",
+    cl::desc("What the reward measures: runtime (default), size (object code bytes) or "
+             "weighted:runtime=W,compile=W,size=W (each term scaled by the spread of "
+             "default over the train tasks; docs/Objectives.md)"),
+    cl::init("runtime"), cl::sub(trainCommand), cl::cat(category()));
 static cl::opt<std::string> registry("registry", cl::desc("Benchmark registry"),
                                      cl::sub(trainCommand), cl::cat(category()));
 
@@ -59,6 +65,12 @@ int trainMain(int argc, char **argv) {
   options.episodesPerUpdate = episodes;
   if (!parseTargetList(targets, "mqss train", options.targets))
     return 2;
+  auto parsedObjective = parseObjective(objective);
+  if (!parsedObjective) {
+    WithColor::error(errs(), "mqss train") << toString(parsedObjective.takeError()) << "\n";
+    return 2;
+  }
+  options.objective = *parsedObjective;
   options.kernel = kernel;
   options.maxTrainKernels = maxKernels;
   options.size = size;
@@ -84,6 +96,7 @@ int trainMain(int argc, char **argv) {
                                    {"model", result->modelPath},
                                    {"updates", result->updates},
                                    {"resumed", result->resumed},
+                                   {"objective", result->objective.spec()},
                                    {"best_validation_reward", result->bestValidationReward},
                                    {"first_mean_reward", result->firstMeanReward},
                                    {"last_mean_reward", result->lastMeanReward}}));

@@ -11,6 +11,7 @@
 #define MQSS_ENV_ENVIRONMENT_H
 
 #include "mqss/Actions/Catalog.h"
+#include "mqss/Env/Objective.h"
 #include "mqss/Runtime/Harness.h"
 #include "mqss/Store/Store.h"
 
@@ -57,6 +58,12 @@ struct Evaluation {
   double defaultMs = 0;
   bool cached = false;
   std::string loweredIrHash;
+  /// Runtime, compile-time and code-size ratios against default (unknown,
+  /// 0, for compile and size when a cached row predates them).
+  Gains gains;
+  /// The objective's gain over default (exp of Objective::logGain without a
+  /// dead-band): what a search ranks by; the speedup for `runtime`.
+  double score = 0;
 };
 
 /// Measures action sequences on one kernel against `default`, consulting and
@@ -65,7 +72,9 @@ class Evaluator {
 public:
   /// \p kernel names the module, entry, inputs, target and timing settings;
   /// its pipelines are ignored. \p store may be null (no cache).
-  Evaluator(RunRequest kernel, Store *store);
+  /// \p objective sets what `score` means; an objective that needs code
+  /// sizes and compile times measures again on cache rows without them.
+  Evaluator(RunRequest kernel, Store *store, Objective objective = {});
 
   Evaluation evaluate(llvm::ArrayRef<const Action *> actions);
 
@@ -79,6 +88,7 @@ public:
 private:
   RunRequest kernel;
   Store *store;
+  Objective objective;
   std::string inputsKey; ///< distinguishes dynamic sizes and scalar values
   unsigned numEvaluations = 0, numMeasurements = 0, numCacheHits = 0;
 };

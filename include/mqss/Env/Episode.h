@@ -5,7 +5,8 @@
 // runs in a sandboxed child (a pass that crashes costs one episode, not the
 // trainer). The final sequence is then measured against `default` through
 // the measurement cache, and the delayed reward is r = (T_default - T) /
-// T_default, 0 inside the noise dead-band, -1 for any failure.
+// T_default, 0 inside the noise dead-band, -1 for any failure (under the
+// default `runtime` objective; Objective.h has the others).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MQSS_ENV_EPISODE_H
@@ -34,6 +35,7 @@ struct Episode {
   RunStatus status = RunStatus::Ok;
   std::string message;
   double speedup = 0; ///< over default; 0 on failure
+  Gains gains;        ///< runtime, compile and size ratios vs default
   double reward = 0;
   bool cached = false;
   /// Time spent encoding features and deciding, per step.
@@ -49,6 +51,8 @@ struct EpisodeOptions {
   uint64_t seed = 1;
   /// Noise dead-band: |reward| below it counts as 0.
   double deadband = 0.005;
+  /// What the reward measures (Objective.h); `runtime` by default.
+  Objective objective;
   /// Follow this sequence instead of asking the policy (behaviour cloning):
   /// steps still record states and masks.
   std::vector<const Action *> forcedActions;
@@ -58,7 +62,8 @@ struct EpisodeOptions {
 /// and every name useNamedPipelines knows.
 void usePolicyPipelines(RunRequest &request);
 
-/// The reward for a measured speedup over default (see the file comment).
+/// The `runtime` objective's reward for a measured speedup over default
+/// (see the file comment).
 double rewardFor(RunStatus status, double speedup, double deadband);
 
 /// Runs one episode of \p policy on \p kernel and measures its sequence with

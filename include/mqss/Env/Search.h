@@ -31,6 +31,9 @@ struct SearchOptions {
 struct SearchResult {
   std::vector<const Action *> bestActions;
   double bestSpeedup = 0; ///< over default; 1.0 means default itself
+  /// The best sequence's gain under the evaluator's objective (1.0: default);
+  /// equal to bestSpeedup for `runtime`.
+  double bestScore = 0;
   std::string bestPipeline;
   unsigned evaluations = 0, measurements = 0, cacheHits = 0, failures = 0;
   double cacheHitRate = 0;

@@ -29,6 +29,10 @@ struct CachedMeasurement {
   double baselineMs = 0;     ///< default's median, same run
   double speedup = 0;        ///< median paired speedup over default
   std::string pipeline;      ///< what produced it (for replay)
+  /// Compile (MLIR passes + JIT) times and object code sizes of the
+  /// candidate and default; 0 in rows stored before they were recorded.
+  double compileMs = 0, baselineCompileMs = 0;
+  uint64_t codeBytes = 0, baselineCodeBytes = 0;
 };
 
 /// One episode as collected for training.

@@ -2,6 +2,8 @@
 #ifndef MQSS_TRAIN_EVALUATE_H
 #define MQSS_TRAIN_EVALUATE_H
 
+#include "mqss/Env/Objective.h"
+
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
@@ -22,6 +24,9 @@ struct EvaluateOptions {
   double minTimeMs = 20;
   std::string dbPath;
   std::string outDir; ///< evaluation.md, evaluation.json, evaluation.html
+  /// What the guard and the oracle maximise, and what `objective_gain`
+  /// reports; the speedup figures are runtime whatever it is.
+  Objective objective;
 };
 
 /// Measures naive, default, expert, the search oracle, the policy and the

@@ -2,6 +2,8 @@
 #ifndef MQSS_TRAIN_TRAINER_H
 #define MQSS_TRAIN_TRAINER_H
 
+#include "mqss/Env/Objective.h"
+
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -30,6 +32,9 @@ struct TrainOptions {
   unsigned reps = 3;
   double minTimeMs = 10;
   std::string command;         ///< the command line, stored in the model
+  /// What episodes are rewarded for; a weighted objective's scales are
+  /// measured on the train tasks (kept in outDir/objective.json for resume).
+  Objective objective;
 };
 
 struct TrainResult {
@@ -38,6 +43,7 @@ struct TrainResult {
   bool resumed = false;
   double bestValidationReward = 0;
   double firstMeanReward = 0, lastMeanReward = 0;
+  Objective objective; ///< with the scales the run used
 };
 
 /// Trains (or resumes training, when outDir holds a checkpoint of the same
