@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchModules.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/Runtime/Pipeline.h"
@@ -53,45 +54,6 @@ double percentile(std::vector<double> values, double p) {
   return values[std::min(values.size() - 1, size_t(p * (values.size() - 1) + 0.5))];
 }
 
-/// PolyBench kernels, each renamed apart, appended until \p minLines.
-std::string buildModule(mlir::MLIRContext &context, unsigned minLines, unsigned &functions) {
-  static const char *kernels[] = {"2mm", "3mm", "atax", "bicg", "gemm", "gemver", "gesummv",
-                                  "mvt", "syrk", "syr2k", "jacobi-1d", "jacobi-2d", "doitgen",
-                                  "trmm", "symm", "fdtd-2d", "heat-3d", "correlation",
-                                  "covariance", "lu", "cholesky", "trisolv"};
-  mlir::OwningOpRef<mlir::ModuleOp> combined =
-      mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
-  mlir::SymbolTable symbols(*combined);
-  std::string text;
-  functions = 0;
-  for (unsigned round = 0; llvm::count(text, '\n') < minLines; ++round) {
-    for (const char *kernel : kernels) {
-      std::string path = llvm::formatv("{0}/polybench/{1}/{2}_small.mlir", MQSS_BENCHMARKS_DIR,
-                                       kernel, llvm::StringRef(kernel).str())
-                             .str();
-      std::replace(path.begin() + path.rfind('/'), path.end(), '-', '_');
-      auto module = loadModuleFile(context, path);
-      if (!module) {
-        llvm::consumeError(module.takeError());
-        continue;
-      }
-      for (mlir::Operation &op : llvm::make_early_inc_range((*module)->getBody()->getOperations())) {
-        op.remove();
-        symbols.insert(&op); // renames on a clash
-        ++functions;
-      }
-      text.clear();
-      llvm::raw_string_ostream os(text);
-      combined->print(os);
-      if (llvm::count(text, '\n') >= minLines)
-        break;
-    }
-    if (round > 100)
-      break;
-  }
-  return text;
-}
-
 /// Runs \p program with \p args; returns its stderr.
 std::string runCapturingStderr(llvm::StringRef program, llvm::ArrayRef<llvm::StringRef> args) {
   llvm::SmallString<128> errPath;
@@ -110,7 +72,7 @@ int main(int argc, char **argv) {
   auto context = createContext();
   registerPasses();
   unsigned functions = 0;
-  std::string source = buildModule(*context, lines, functions);
+  std::string source = buildPolyBenchModule(*context, lines, functions);
   unsigned lineCount = llvm::count(source, '\n');
 
   auto loadStart = Clock::now();

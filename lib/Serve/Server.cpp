@@ -88,6 +88,7 @@ int runServer(const ServeOptions &options) {
   server.set_read_timeout(seconds(options.readTimeoutSeconds));
   server.set_write_timeout(seconds(options.readTimeoutSeconds));
   server.set_keep_alive_timeout(5);
+  server.set_tcp_nodelay(true); // replies are small: no Nagle/delayed-ACK stalls
 
   // Authentication, before any route.
   server.set_pre_routing_handler([&](const httplib::Request &request,

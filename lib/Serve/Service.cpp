@@ -231,6 +231,53 @@ Service::Worker &Service::worker() {
   return w;
 }
 
+/// A request ready to be served: checked, its module parsed in the worker's
+/// context, the worker's selector for its target, and (when children will
+/// need it) the module in a file with the child limits.
+struct Service::Prepared {
+  Request request;
+  Worker *worker = nullptr;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  Selector *selector = nullptr;
+  bool fallback = false;
+  double parseMicros = 0;
+  std::optional<TemporaryFile> file;
+  RunRequest kernel;
+};
+
+std::variant<Service::Prepared, Reply> Service::prepare(llvm::StringRef body,
+                                                        bool allowPrevious) {
+  Prepared p;
+  if (auto bad = parseRequest(body, p.request, allowPrevious))
+    return std::move(*bad);
+  p.worker = &worker();
+  auto parseStart = Clock::now();
+  auto parsed = p.worker->parse(p.request);
+  if (auto *bad = std::get_if<Reply>(&parsed))
+    return std::move(*bad);
+  p.parseMicros = std::chrono::duration<double, std::micro>(Clock::now() - parseStart).count();
+  p.module = std::move(std::get<mlir::OwningOpRef<mlir::ModuleOp>>(parsed));
+  auto selector = p.worker->selector(*this, p.request.target);
+  if (!selector)
+    return error(500, llvm::toString(selector.takeError()));
+  p.selector = &*selector;
+  p.fallback = inFallback(p.request.target);
+  bool inProcess = allowPrevious && p.request.previous.empty() && !p.fallback;
+  if (!inProcess) {
+    auto file = TemporaryFile::create("mqss-serve", p.request.ir);
+    if (!file)
+      return error(500, llvm::toString(file.takeError()));
+    p.file.emplace(std::move(*file));
+    p.kernel.inputPath = p.file->path();
+  }
+  p.kernel.target = p.request.target;
+  p.kernel.reps = opts.measureReps;
+  p.kernel.minTimeMs = opts.measureMinTimeMs;
+  p.kernel.limits.timeoutSeconds = opts.childTimeoutSeconds;
+  p.kernel.limits.memoryBytes = opts.childMemoryBytes;
+  return p;
+}
+
 //===----------------------------------------------------------------------===//
 // The service
 //===----------------------------------------------------------------------===//
@@ -366,23 +413,18 @@ Reply Service::stats() {
 }
 
 Reply Service::select(llvm::StringRef body) {
-  Request request;
-  if (auto bad = parseRequest(body, request, /*allowPrevious=*/true))
+  auto prepared = prepare(body, /*allowPrevious=*/true);
+  if (auto *bad = std::get_if<Reply>(&prepared))
     return std::move(*bad);
-  Worker &w = worker();
-  auto parsed = w.parse(request);
-  if (auto *bad = std::get_if<Reply>(&parsed))
-    return std::move(*bad);
-  auto &module = std::get<mlir::OwningOpRef<mlir::ModuleOp>>(parsed);
-  auto selector = w.selector(*this, request.target);
-  if (!selector)
-    return error(500, llvm::toString(selector.takeError()));
-  bool fallback = inFallback(request.target);
+  Prepared &p = std::get<Prepared>(prepared);
+  const Request &request = p.request;
+  Selector *selector = p.selector;
+  bool fallback = p.fallback;
 
   llvm::json::Object reply;
-  if (request.previous.empty() && !fallback) {
+  if (!p.file) {
     // The common case stays in this process: parse, features, inference.
-    auto next = selector->next(*module);
+    auto next = selector->next(*p.module);
     if (!next)
       return error(422, llvm::toString(next.takeError()));
     registry.observe("mqss_decision_duration_seconds", {}, next->decisionMicros / 1e6);
@@ -390,16 +432,8 @@ Reply Service::select(llvm::StringRef body) {
   } else {
     // Applying the previous passes (or planning the fallback) runs passes:
     // in a child.
-    auto file = TemporaryFile::create("mqss-serve", request.ir);
-    if (!file)
-      return error(500, llvm::toString(file.takeError()));
-    RunRequest kernel;
-    kernel.inputPath = file->path();
-    kernel.target = request.target;
-    kernel.limits.timeoutSeconds = opts.childTimeoutSeconds;
-    kernel.limits.memoryBytes = opts.childMemoryBytes;
     auto result = runOnModuleInChild(
-        kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+        p.kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
           for (const Action *action : request.previous)
             if (llvm::Error error = applyAction(module, *action))
               return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -421,6 +455,7 @@ Reply Service::select(llvm::StringRef body) {
       return error(422, llvm::toString(result.takeError()));
     reply = std::move(*result);
   }
+  reply["parse_us"] = p.parseMicros;
   if (auto pass = reply.getString("pass"))
     registry.increment("mqss_decisions_total", {{"action", pass->str()}});
   if (fallback)
@@ -429,25 +464,14 @@ Reply Service::select(llvm::StringRef body) {
 }
 
 Reply Service::pipeline(llvm::StringRef body) {
-  Request request;
-  if (auto bad = parseRequest(body, request, /*allowPrevious=*/false))
+  auto prepared = prepare(body, /*allowPrevious=*/false);
+  if (auto *bad = std::get_if<Reply>(&prepared))
     return std::move(*bad);
-  Worker &w = worker();
-  auto parsed = w.parse(request);
-  if (auto *bad = std::get_if<Reply>(&parsed))
-    return std::move(*bad);
-  auto selector = w.selector(*this, request.target);
-  if (!selector)
-    return error(500, llvm::toString(selector.takeError()));
-  bool fallback = inFallback(request.target);
-  auto file = TemporaryFile::create("mqss-serve", request.ir);
-  if (!file)
-    return error(500, llvm::toString(file.takeError()));
-  RunRequest kernel;
-  kernel.inputPath = file->path();
-  kernel.target = request.target;
-  kernel.limits.timeoutSeconds = opts.childTimeoutSeconds;
-  kernel.limits.memoryBytes = opts.childMemoryBytes;
+  Prepared &p = std::get<Prepared>(prepared);
+  const Request &request = p.request;
+  Selector *selector = p.selector;
+  bool fallback = p.fallback;
+  RunRequest &kernel = p.kernel;
   auto result = runOnModuleInChild(
       kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
         if (fallback) {
@@ -491,28 +515,15 @@ Reply Service::pipeline(llvm::StringRef body) {
 }
 
 Reply Service::optimize(llvm::StringRef body) {
-  Request request;
-  if (auto bad = parseRequest(body, request, /*allowPrevious=*/false))
+  auto prepared = prepare(body, /*allowPrevious=*/false);
+  if (auto *bad = std::get_if<Reply>(&prepared))
     return std::move(*bad);
-  Worker &w = worker();
-  auto parsed = w.parse(request);
-  if (auto *bad = std::get_if<Reply>(&parsed))
-    return std::move(*bad);
-  auto selectorOr = w.selector(*this, request.target);
-  if (!selectorOr)
-    return error(500, llvm::toString(selectorOr.takeError()));
-  Selector &selector = *selectorOr;
-  bool fallback = inFallback(request.target);
-  auto file = TemporaryFile::create("mqss-serve", request.ir);
-  if (!file)
-    return error(500, llvm::toString(file.takeError()));
-  RunRequest kernel;
-  kernel.inputPath = file->path();
-  kernel.target = request.target;
-  kernel.reps = opts.measureReps;
-  kernel.minTimeMs = opts.measureMinTimeMs;
-  kernel.limits.timeoutSeconds = opts.childTimeoutSeconds;
-  kernel.limits.memoryBytes = opts.childMemoryBytes;
+  Prepared &p = std::get<Prepared>(prepared);
+  const Request &request = p.request;
+  Worker &w = *p.worker;
+  Selector &selector = *p.selector;
+  bool fallback = p.fallback;
+  RunRequest &kernel = p.kernel;
 
   ServedRecord record;
   record.unixTime = unixNow();

@@ -160,4 +160,23 @@ void printSuiteResult(const SuiteResult &result, const SuiteRunOptions &options,
   os << "\n";
 }
 
+llvm::Expected<std::vector<SuiteTask>> suiteTasks(llvm::StringRef registryPath,
+                                                  const RegistryFilter &filter,
+                                                  llvm::ArrayRef<std::string> targets,
+                                                  SuiteRunOptions options) {
+  auto registry = Registry::load(registryPath.empty() ? Registry::defaultPath() : registryPath);
+  if (!registry)
+    return registry.takeError();
+  auto entries = registry->select(filter);
+  if (!entries)
+    return entries.takeError();
+  std::vector<SuiteTask> tasks;
+  for (const std::string &target : targets)
+    for (const BenchmarkEntry &entry : *entries) {
+      options.target = target;
+      tasks.push_back({entry, requestFor(entry, options)});
+    }
+  return tasks;
+}
+
 } // namespace mqss

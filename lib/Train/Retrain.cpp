@@ -5,7 +5,6 @@
 #include "mqss/Env/Episode.h"
 #include "mqss/Policy/Network.h"
 #include "mqss/Store/Store.h"
-#include "mqss/Suite/Registry.h"
 #include "mqss/Suite/SuiteRun.h"
 #include "mqss/Train/Ppo.h"
 
@@ -232,23 +231,17 @@ llvm::Expected<RetrainResult> retrain(const RetrainOptions &given) {
   }
 
   // A/B on the validation split.
-  auto registry = Registry::load(options.registryPath.empty() ? Registry::defaultPath()
-                                                              : options.registryPath);
-  if (!registry)
-    return registry.takeError();
-  auto entries = registry->select({options.split, "", options.kernel, options.size});
-  if (!entries)
-    return entries.takeError();
+  SuiteRunOptions run;
+  run.reps = options.reps;
+  run.minTimeMs = options.minTimeMs;
+  run.seed = options.seed;
+  auto suite = suiteTasks(options.registryPath,
+                          {options.split, "", options.kernel, options.size}, options.targets, run);
+  if (!suite)
+    return suite.takeError();
   std::vector<RunRequest> tasks;
-  for (const std::string &target : options.targets)
-    for (const BenchmarkEntry &entry : *entries) {
-      SuiteRunOptions run;
-      run.target = target;
-      run.reps = options.reps;
-      run.minTimeMs = options.minTimeMs;
-      run.seed = options.seed;
-      tasks.push_back(requestFor(entry, run));
-    }
+  for (const SuiteTask &task : *suite)
+    tasks.push_back(task.kernel);
   if (tasks.empty())
     return retrainError("no kernels to compare on in split '" + options.split + "'");
   result.tasks = tasks.size();

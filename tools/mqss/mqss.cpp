@@ -39,6 +39,16 @@ bool parseTargetList(StringRef list, StringRef tool, std::vector<std::string> &t
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(mqss::tool::category());
+  // LLVM's --help exits 0 even after "Unknown subcommand": check first.
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (cl::SubCommand *sub : cl::getRegisteredSubcommands())
+      known |= sub->getName() == argv[1];
+    if (!known) {
+      errs() << "mqss: unknown subcommand '" << argv[1] << "'; run `mqss --help`\n";
+      return 2;
+    }
+  }
   cl::ParseCommandLineOptions(
       argc, argv,
       "MQSS-Selector: a learned pass-pipeline selector for MLIR\n\n"

@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <variant>
 
 namespace mqss {
 
@@ -76,9 +77,13 @@ public:
   /// A worker thread's state (defined in Service.cpp).
   struct Worker;
 
+  /// A checked, parsed request (defined in Service.cpp).
+  struct Prepared;
+
 private:
   explicit Service(ServeOptions options);
   Worker &worker();
+  std::variant<Prepared, Reply> prepare(llvm::StringRef body, bool allowPrevious);
   std::vector<std::string> fallbackTargets();
 
   ServeOptions opts;

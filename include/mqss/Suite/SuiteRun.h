@@ -47,6 +47,20 @@ SuiteResult runSuite(const std::vector<BenchmarkEntry> &entries,
 /// The request `mqss run` would make for \p entry.
 RunRequest requestFor(const BenchmarkEntry &entry, const SuiteRunOptions &options);
 
+/// One measurement task: a module of the suite on one target.
+struct SuiteTask {
+  BenchmarkEntry entry;
+  RunRequest kernel;
+};
+
+/// Loads the registry (\p registryPath, empty: the default), selects
+/// \p filter's modules and makes a request for each on each of \p targets
+/// (\p options' target is replaced), targets outermost.
+llvm::Expected<std::vector<SuiteTask>> suiteTasks(llvm::StringRef registryPath,
+                                                  const RegistryFilter &filter,
+                                                  llvm::ArrayRef<std::string> targets,
+                                                  SuiteRunOptions options);
+
 llvm::json::Value toJSON(const BenchmarkEntry &entry);
 llvm::json::Value toJSON(const SuiteResult &result, const SuiteRunOptions &options);
 void printSuiteResult(const SuiteResult &result, const SuiteRunOptions &options,
