@@ -259,6 +259,14 @@ std::vector<bool> legalMask(const IRSummary &summary, Stage stage) {
   return mask;
 }
 
+std::vector<bool> legalMask(const IRSummary &summary, Stage stage,
+                            llvm::ArrayRef<const Action *> history) {
+  std::vector<bool> mask = legalMask(summary, stage);
+  if (!history.empty() && history.back()->category == ActionCategory::Cleanup)
+    mask[actionIndex(*history.back())] = false;
+  return mask;
+}
+
 uint64_t catalogHash() {
   std::string text;
   for (const Action &action : kCatalog)

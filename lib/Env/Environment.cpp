@@ -86,7 +86,7 @@ llvm::Expected<StateProbe> probeState(const RunRequest &kernel,
         return envError("action " + action->name + ": " + llvm::toString(std::move(error)));
     IRSummary summary = summarize(module);
     llvm::json::Array legal;
-    std::vector<bool> mask = legalMask(summary, summary.stage());
+    std::vector<bool> mask = legalMask(summary, summary.stage(), prefix);
     for (const Action &action : actionCatalog())
       if (mask[actionIndex(action)])
         legal.push_back(action.name);
@@ -108,15 +108,17 @@ randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength) {
   auto result = runOnModuleInChild(kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
     std::mt19937_64 rng(seed);
     llvm::json::Array taken;
+    std::vector<const Action *> history;
     for (unsigned step = 0; step < maxLength; ++step) {
       IRSummary summary = summarize(module);
-      std::vector<bool> mask = legalMask(summary, summary.stage());
+      std::vector<bool> mask = legalMask(summary, summary.stage(), history);
       std::vector<const Action *> legal;
       for (const Action &action : actionCatalog())
         if (mask[actionIndex(action)])
           legal.push_back(&action);
       const Action *choice = legal[rng() % legal.size()];
       taken.push_back(choice->name);
+      history.push_back(choice);
       if (choice->kind == ActionKind::Finish)
         return llvm::json::Object{{"actions", std::move(taken)}};
       if (llvm::Error error = applyAction(module, *choice))

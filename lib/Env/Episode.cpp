@@ -41,7 +41,7 @@ llvm::json::Object playEpisode(mlir::ModuleOp module, const RunRequest &kernel,
     context.stage = summary.stage();
     context.step = step;
     FeatureVector features = encodeFeatures(summary, context);
-    std::vector<bool> mask = legalMask(summary, context.stage);
+    std::vector<bool> mask = legalMask(summary, context.stage, context.history);
     Decision decision;
     if (step < options.forcedActions.size()) {
       decision = policy.decide(features, mask);

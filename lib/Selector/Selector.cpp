@@ -88,7 +88,7 @@ std::pair<FeatureVector, std::vector<bool>> observe(mlir::ModuleOp module,
                                                     EncoderContext &context) {
   IRSummary summary = summarize(module);
   context.stage = summary.stage();
-  return {encodeFeatures(summary, context), legalMask(summary, context.stage)};
+  return {encodeFeatures(summary, context), legalMask(summary, context.stage, context.history)};
 }
 
 /// Greedy planning, applying each chosen action to \p module.

@@ -62,6 +62,10 @@ std::vector<const Action *> actionsForStage(Stage stage);
 /// Over the whole catalog: true where the action is in \p stage's pool and
 /// legal on \p summary.
 std::vector<bool> legalMask(const IRSummary &summary, Stage stage);
+/// The same, after \p history: a cleanup action (canonicalize, cse, sccp,
+/// licm, ...) is idempotent, so it is not legal again right after itself.
+std::vector<bool> legalMask(const IRSummary &summary, Stage stage,
+                            llvm::ArrayRef<const Action *> history);
 /// Identifies the catalog (names, stages, bodies) for model compatibility.
 uint64_t catalogHash();
 
