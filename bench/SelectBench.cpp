@@ -12,7 +12,7 @@
 //      of the total compile time that --mlir-timing reports.
 // Prints JSON.
 //
-// Usage: mqss-bench-select [--lines=N] [--iterations=N] [--target=T]
+// Usage: mqss-bench-select [--lines=N] [--iterations=N] [--target=T] [--shape=functions|single]
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +42,11 @@ static llvm::cl::opt<unsigned> lines("lines", llvm::cl::desc("Lines of the gener
                                      llvm::cl::init(1000));
 static llvm::cl::opt<unsigned> iterations("iterations", llvm::cl::init(20));
 static llvm::cl::opt<std::string> target("target", llvm::cl::init("x86-avx2"));
+static llvm::cl::opt<std::string>
+    shape("shape",
+          llvm::cl::desc("functions: PolyBench kernels, one function each (default); "
+                         "single: one large function"),
+          llvm::cl::init("functions"));
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -71,8 +76,9 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(argc, argv, "mqss select and mqss-select overheads\n");
   auto context = createContext();
   registerPasses();
-  unsigned functions = 0;
-  std::string source = buildPolyBenchModule(*context, lines, functions);
+  unsigned functions = 1;
+  std::string source = shape == "single" ? buildSingleFunctionModule(lines)
+                                         : buildPolyBenchModule(*context, lines, functions);
   unsigned lineCount = llvm::count(source, '\n');
 
   auto loadStart = Clock::now();
@@ -146,6 +152,7 @@ int main(int argc, char **argv) {
       {"benchmark", "select"},
       {"target", std::string(target)},
       {"module_lines", lineCount},
+      {"shape", std::string(shape)},
       {"functions", functions},
       {"decisions", decisions},
       {"iterations", static_cast<unsigned>(iterations)},
