@@ -8,6 +8,7 @@
 // the end (the soak: run with --duration=600). Prints JSON.
 //
 // Usage: mqss-bench-serve [--clients=2] [--server-threads=2] [--duration=20] [--lines=1000]
+//                         [--unique=true (false: repeated modules, the decision cache)]
 //                         [--rate=0 (requests/s per client, 0: as fast as possible)]
 //
 //===----------------------------------------------------------------------===//
@@ -42,6 +43,11 @@ static llvm::cl::opt<double> warmup("warmup", llvm::cl::desc("seconds"), llvm::c
 static llvm::cl::opt<unsigned> lines("lines", llvm::cl::init(1000));
 static llvm::cl::opt<double> rate("rate", llvm::cl::desc("requests/s per client, 0: unlimited"),
                                   llvm::cl::init(0));
+static llvm::cl::opt<bool>
+    unique("unique",
+           llvm::cl::desc("Make every request's module text unique (a comment line), so the "
+                          "server's decision cache never answers: the cold path (default)"),
+           llvm::cl::init(true));
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -105,9 +111,13 @@ int main(int argc, char **argv) {
   auto context = createContext();
   unsigned functions = 0;
   std::string module = buildPolyBenchModule(*context, lines, functions);
-  std::string body = llvm::formatv("{0}", llvm::json::Value(llvm::json::Object{
-                                              {"ir", module}, {"target", "x86-avx2"}}))
-                         .str();
+  auto bodyFor = [&](uint64_t n) {
+    std::string ir = unique ? "// request " + std::to_string(n) + "\n" + module : module;
+    return llvm::formatv("{0}", llvm::json::Value(llvm::json::Object{{"ir", std::move(ir)},
+                                                                     {"target", "x86-avx2"}}))
+        .str();
+  };
+  std::atomic<uint64_t> counter{0};
   int port = 0;
   std::string db;
   pid_t server = startServer(port, db);
@@ -130,6 +140,7 @@ int main(int argc, char **argv) {
         next += std::chrono::microseconds(int64_t(1e6 / rate));
         std::this_thread::sleep_until(next);
       }
+      std::string body = bodyFor(counter++);
       auto start = Clock::now();
       auto response = http.Post("/v1/select", body, "application/json");
       double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -180,6 +191,7 @@ int main(int argc, char **argv) {
   llvm::json::Object result{
       {"benchmark", "serve"},
       {"endpoint", "/v1/select"},
+      {"unique_modules", static_cast<bool>(unique)},
       {"module_lines", int64_t(llvm::count(module, '\n'))},
       {"functions", functions},
       {"clients", static_cast<unsigned>(clients)},

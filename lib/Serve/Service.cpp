@@ -65,8 +65,10 @@ unsigned nestingDepth(llvm::StringRef text) {
   return deepest;
 }
 
+} // namespace
+
 /// A request body, checked.
-struct Request {
+struct Service::Request {
   std::string ir;
   std::string target = "host";
   std::vector<const Action *> previous;
@@ -74,6 +76,9 @@ struct Request {
   std::string family;
   std::string irHash;
 };
+
+namespace {
+using Request = Service::Request;
 
 std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool allowPrevious) {
   auto parsed = llvm::json::parse(body);
@@ -247,9 +252,15 @@ struct Service::Prepared {
 
 std::variant<Service::Prepared, Reply> Service::prepare(llvm::StringRef body,
                                                         bool allowPrevious) {
-  Prepared p;
-  if (auto bad = parseRequest(body, p.request, allowPrevious))
+  Request request;
+  if (auto bad = parseRequest(body, request, allowPrevious))
     return std::move(*bad);
+  return prepare(std::move(request), allowPrevious);
+}
+
+std::variant<Service::Prepared, Reply> Service::prepare(Request request, bool allowPrevious) {
+  Prepared p;
+  p.request = std::move(request);
   p.worker = &worker();
   auto parseStart = Clock::now();
   auto parsed = p.worker->parse(p.request);
@@ -315,6 +326,8 @@ llvm::Expected<std::unique_ptr<Service>> Service::create(const ServeOptions &opt
   m.declare("mqss_measured_episodes_total", "counter", "Measured /v1/optimize episodes by target");
   m.declare("mqss_explored_total", "counter", "Measured episodes with an exploratory action");
   m.declare("mqss_model_reloads_total", "counter", "Successful model reloads");
+  m.declare("mqss_select_cache_hits_total", "counter",
+            "/v1/select answered from the decision cache (same module, state, target, model)");
   m.declare("mqss_model_version", "gauge", "Version of the model in use (1 at start)");
   m.set("mqss_model_version", {}, 1);
   return std::move(service);
@@ -413,7 +426,24 @@ Reply Service::stats() {
 }
 
 Reply Service::select(llvm::StringRef body) {
-  auto prepared = prepare(body, /*allowPrevious=*/true);
+  Request parsedRequest;
+  if (auto bad = parseRequest(body, parsedRequest, /*allowPrevious=*/true))
+    return std::move(*bad);
+  // The same module in the same state, target and model: the same decision.
+  std::string key = parsedRequest.irHash + "|" + parsedRequest.target + "|" +
+                    parsedRequest.family + "|" + joinActionNames(parsedRequest.previous) + "|" +
+                    std::to_string(modelVersion.load()) + "|" +
+                    (inFallback(parsedRequest.target) ? "fallback" : "policy");
+  if (std::optional<llvm::json::Object> hit = decisions.lookup(key)) {
+    registry.increment("mqss_select_cache_hits_total");
+    (*hit)["cached"] = true;
+    (*hit)["parse_us"] = 0.0; // nothing was parsed or decided for this request
+    (*hit)["decision_us"] = 0.0;
+    if (auto pass = hit->getString("pass"))
+      registry.increment("mqss_decisions_total", {{"action", pass->str()}});
+    return Reply{200, std::move(*hit)};
+  }
+  auto prepared = prepare(std::move(parsedRequest), /*allowPrevious=*/true);
   if (auto *bad = std::get_if<Reply>(&prepared))
     return std::move(*bad);
   Prepared &p = std::get<Prepared>(prepared);
@@ -456,6 +486,8 @@ Reply Service::select(llvm::StringRef body) {
     reply = std::move(*result);
   }
   reply["parse_us"] = p.parseMicros;
+  reply["cached"] = false;
+  decisions.insert(key, reply);
   if (auto pass = reply.getString("pass"))
     registry.increment("mqss_decisions_total", {{"action", pass->str()}});
   if (fallback)
@@ -665,6 +697,27 @@ Reply Service::optimize(llvm::StringRef body) {
   if (request.measure)
     reply["measured"] = std::move(measured);
   return Reply{200, std::move(reply)};
+}
+
+std::optional<llvm::json::Object> DecisionCache::lookup(const std::string &key) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = index.find(key);
+  if (it == index.end())
+    return std::nullopt;
+  entries.splice(entries.begin(), entries, it->second); // most recently used first
+  return llvm::json::Object(it->second->second);
+}
+
+void DecisionCache::insert(const std::string &key, const llvm::json::Object &reply) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (index.count(key))
+    return;
+  entries.emplace_front(key, reply);
+  index[key] = entries.begin();
+  if (entries.size() > capacity) {
+    index.erase(entries.back().first);
+    entries.pop_back();
+  }
 }
 
 } // namespace mqss

@@ -130,6 +130,12 @@ def main():
         check(set(body) >= {"pass", "confidence", "stage", "features_hash"}, "select fields: %s" % body)
         check(body.get("stage") == "linalg" and 0 < body.get("confidence", 0) <= 1, "select values: %s" % body)
         first = body.get("pass")
+        check(body.get("cached") is False, "a new module is decided, not cached")
+        status, again = server.request("POST", "/v1/select", {"ir": matmul, "target": "x86-avx2"}, token)
+        check(again.get("cached") is True and again.get("pass") == first,
+              "the same module again comes from the decision cache: %s" % again)
+        status, other = server.request("POST", "/v1/select", {"ir": matmul, "target": "x86-avx512"}, token)
+        check(other.get("cached") is False, "another target is decided anew")
         status, body = server.request("POST", "/v1/select",
                                       {"ir": matmul, "target": "x86-avx2", "prev_passes": [first]}, token)
         check(status == 200 and body.get("stage") == "loops", "select after prev_passes: %s %s" % (status, body))
@@ -257,7 +263,7 @@ def main():
                        'mqss_request_duration_seconds_bucket{endpoint="/v1/select",le="+Inf"}',
                        "mqss_decisions_total{action=", 'mqss_errors_total{endpoint="/v1/select",kind="bad_request"}',
                        'mqss_fallback_switches_total{target="x86-avx2",direction="recovered"} 1',
-                       "mqss_model_reloads_total 6"]:
+                       "mqss_model_reloads_total 6", "mqss_select_cache_hits_total"]:
             check(needle in metrics, "metrics contain %s" % needle)
         check(server.proc.poll() is None, "the server is still up")
 

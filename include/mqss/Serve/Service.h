@@ -17,6 +17,9 @@
 #include "llvm/Support/JSON.h"
 
 #include <atomic>
+#include <list>
+#include <optional>
+#include <unordered_map>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -50,6 +53,21 @@ struct Reply {
   llvm::json::Value body = llvm::json::Object{};
 };
 
+/// Replies of /v1/select by request key, least recently used evicted: a
+/// build that recompiles the same module gets its decision without a parse.
+class DecisionCache {
+public:
+  explicit DecisionCache(size_t capacity) : capacity(capacity) {}
+  std::optional<llvm::json::Object> lookup(const std::string &key);
+  void insert(const std::string &key, const llvm::json::Object &reply);
+
+private:
+  std::mutex mutex;
+  size_t capacity;
+  std::list<std::pair<std::string, llvm::json::Object>> entries;
+  std::unordered_map<std::string, decltype(entries)::iterator> index;
+};
+
 class Service {
 public:
   /// Loads the model (refusing an unusable one) and opens the store.
@@ -77,13 +95,15 @@ public:
   /// A worker thread's state (defined in Service.cpp).
   struct Worker;
 
-  /// A checked, parsed request (defined in Service.cpp).
+  /// A checked request body, and one with its module parsed (Service.cpp).
+  struct Request;
   struct Prepared;
 
 private:
   explicit Service(ServeOptions options);
   Worker &worker();
   std::variant<Prepared, Reply> prepare(llvm::StringRef body, bool allowPrevious);
+  std::variant<Prepared, Reply> prepare(Request request, bool allowPrevious);
   std::vector<std::string> fallbackTargets();
 
   ServeOptions opts;
@@ -98,6 +118,7 @@ private:
   };
   std::map<std::string, TargetHealth, std::less<>> health_;
   std::atomic<uint64_t> requestCounter{0};
+  DecisionCache decisions{4096};
   double startTime = 0;
 };
 
