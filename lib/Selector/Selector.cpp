@@ -145,20 +145,28 @@ std::vector<mlir::func::FuncOp> definedFunctions(mlir::ModuleOp module) {
   return functions;
 }
 
-/// A module like \p module in which every function but \p name is a private
-/// declaration. Built op by op: cloning the whole module and erasing bodies
-/// would copy every other function's body once per function.
+/// A module like \p module holding function \p name, private declarations of
+/// the functions it references, and the module's other top-level ops
+/// (globals, ...). Built op by op: cloning the whole module and erasing
+/// bodies would copy every other function once per function.
 mlir::OwningOpRef<mlir::ModuleOp> isolateFunction(mlir::ModuleOp module, llvm::StringRef name) {
   mlir::OpBuilder builder(module.getContext());
   mlir::OwningOpRef<mlir::ModuleOp> copy = mlir::ModuleOp::create(module.getLoc());
   copy.get()->setAttrs(module->getAttrs());
   builder.setInsertionPointToEnd(copy->getBody());
+  llvm::StringSet<> referenced;
+  if (auto target = mlir::SymbolTable::lookupSymbolIn(module, name))
+    if (auto uses = mlir::SymbolTable::getSymbolUses(target))
+      for (const mlir::SymbolTable::SymbolUse &use : *uses)
+        referenced.insert(use.getSymbolRef().getRootReference().getValue());
   for (mlir::Operation &op : module.getBody()->getOperations()) {
     auto function = llvm::dyn_cast<mlir::func::FuncOp>(&op);
-    if (!function || function.isExternal() || function.getSymName() == name) {
+    if (!function || function.getSymName() == name) {
       builder.clone(op);
       continue;
     }
+    if (!referenced.contains(function.getSymName()))
+      continue;
     mlir::func::FuncOp declaration = function.cloneWithoutRegions();
     declaration.setPrivate();
     copy->getBody()->push_back(declaration);
