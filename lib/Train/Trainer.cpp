@@ -335,10 +335,15 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
       }
       if (best.reward > -2)
         demonstrations.push_back(std::move(best));
+      // A rewritten line on a terminal; a line per tenth in a log.
       static const bool terminal = isatty(2);
+      size_t done = &task - tasks.data() + 1;
       if (terminal)
         llvm::errs() << llvm::formatv("\rbehaviour cloning: {0}/{1} demonstrations",
                                       demonstrations.size(), tasks.size());
+      else if (done % std::max<size_t>(1, tasks.size() / 10) == 0 || done == tasks.size())
+        llvm::errs() << llvm::formatv("behaviour cloning: {0}/{1} tasks, {2} demonstrations\n",
+                                      done, tasks.size(), demonstrations.size());
     }
     float loss = behaviourCloning(network, optimizer, demonstrations, options.bcEpochs,
                                   options.seed);
