@@ -15,6 +15,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <cstdlib>
+#include <mutex>
 #include <unistd.h>
 
 namespace mqss {
@@ -33,7 +34,19 @@ static std::string cacheDirectory() {
   return "/tmp/mqss-cache";
 }
 
+static llvm::Error writeScheduleLibrary(const std::string &path);
+
 llvm::Expected<std::string> scheduleLibraryPath() {
+  // Every printed pipeline asks for the path: after the first time, one
+  // stat (the file may have been removed from the cache since) instead of
+  // creating directories and hashing the library again.
+  static std::mutex mutex;
+  static std::string known;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!known.empty() && llvm::sys::fs::exists(known))
+      return known;
+  }
   std::string dir = cacheDirectory();
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return llvm::createStringError(ec, "cannot create the cache directory '" + dir +
@@ -41,8 +54,16 @@ llvm::Expected<std::string> scheduleLibraryPath() {
   std::string path = llvm::formatv("{0}/schedules-{1:x16}.mlir", dir,
                                    llvm::xxh3_64bits(scheduleLibrarySource()))
                          .str();
-  if (llvm::sys::fs::exists(path))
-    return path;
+  if (!llvm::sys::fs::exists(path)) {
+    if (llvm::Error error = writeScheduleLibrary(path))
+      return std::move(error);
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  known = path;
+  return path;
+}
+
+static llvm::Error writeScheduleLibrary(const std::string &path) {
   // Write to a private name, then rename: concurrent writers never expose a
   // half-written file.
   std::string temporary = path + llvm::formatv(".{0}.tmp", ::getpid()).str();
@@ -55,7 +76,7 @@ llvm::Expected<std::string> scheduleLibraryPath() {
   }
   if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
     return llvm::createStringError(ec, "cannot write '" + path + "': " + ec.message());
-  return path;
+  return llvm::Error::success();
 }
 
 llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> actions) {
