@@ -2,6 +2,8 @@
 
 #include "mqss/Serve/ServedLog.h"
 
+#include "mqss/Store/Store.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -10,18 +12,6 @@
 
 namespace mqss {
 
-namespace {
-llvm::Error sqlError(sqlite3 *db, llvm::StringRef what) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 what + ": " + sqlite3_errmsg(db));
-}
-
-/// A prepared statement finalized on scope exit.
-struct Statement {
-  sqlite3_stmt *stmt = nullptr;
-  ~Statement() { sqlite3_finalize(stmt); }
-};
-} // namespace
 
 llvm::Error createServedTable(sqlite3 *db) {
   const char *sql = R"sql(
@@ -46,17 +36,17 @@ CREATE TABLE IF NOT EXISTS served (
 CREATE INDEX IF NOT EXISTS served_time ON served(unix_time);
 )sql";
   if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK)
-    return sqlError(db, "cannot create the served table");
+    return sqliteError(db, "cannot create the served table");
   return llvm::Error::success();
 }
 
 llvm::Expected<int64_t> putServed(sqlite3 *db, const ServedRecord &r) {
-  Statement s;
+  SqliteStatement s;
   const char *sql = "INSERT INTO served (unix_time, endpoint, target, ir_hash, actions, "
                     "confidence, explored, fallback, status, baseline_ms, chosen_ms, speedup, "
                     "reward, trajectory_id, state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
   if (sqlite3_prepare_v2(db, sql, -1, &s.stmt, nullptr) != SQLITE_OK)
-    return sqlError(db, "cannot record the request");
+    return sqliteError(db, "cannot record the request");
   sqlite3_bind_double(s.stmt, 1, r.unixTime);
   sqlite3_bind_text(s.stmt, 2, r.endpoint.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(s.stmt, 3, r.target.c_str(), -1, SQLITE_TRANSIENT);
@@ -76,17 +66,17 @@ llvm::Expected<int64_t> putServed(sqlite3 *db, const ServedRecord &r) {
     sqlite3_bind_null(s.stmt, 14);
   sqlite3_bind_text(s.stmt, 15, r.stateJson.c_str(), -1, SQLITE_TRANSIENT);
   if (sqlite3_step(s.stmt) != SQLITE_DONE)
-    return sqlError(db, "cannot record the request");
+    return sqliteError(db, "cannot record the request");
   return sqlite3_last_insert_rowid(db);
 }
 
 llvm::Expected<llvm::json::Object> servedStats(sqlite3 *db,
                                                const std::vector<std::string> &fallbacks) {
-  Statement s;
+  SqliteStatement s;
   const char *sql = "SELECT unix_time, target, actions, status, speedup FROM served "
                     "ORDER BY unix_time, id";
   if (sqlite3_prepare_v2(db, sql, -1, &s.stmt, nullptr) != SQLITE_OK)
-    return sqlError(db, "cannot read the served table");
+    return sqliteError(db, "cannot read the served table");
 
   struct Tally {
     int64_t measured = 0, wins = 0;
@@ -120,7 +110,7 @@ llvm::Expected<llvm::json::Object> servedStats(sqlite3 *db,
     timeline.push_back(llvm::json::Object{{"t", time}, {"speedup", speedup}, {"target", target}});
   }
   if (rc != SQLITE_DONE)
-    return sqlError(db, "cannot read the served table");
+    return sqliteError(db, "cannot read the served table");
 
   auto rate = [](const Tally &t) { return t.measured ? double(t.wins) / t.measured : 0.0; };
   auto mean = [](const Tally &t) { return t.measured ? t.improvement / t.measured : 0.0; };

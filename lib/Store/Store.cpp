@@ -10,7 +10,7 @@
 
 namespace mqss {
 
-static llvm::Error sqliteError(sqlite3 *db, const llvm::Twine &what) {
+llvm::Error sqliteError(sqlite3 *db, const llvm::Twine &what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  what + ": " + (db ? sqlite3_errmsg(db) : "sqlite error"));
 }
@@ -98,17 +98,11 @@ llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef path) {
 
 Store::~Store() { sqlite3_close(db); }
 
-namespace {
-/// A prepared statement that finalizes itself.
-struct Statement {
-  sqlite3_stmt *stmt = nullptr;
-  ~Statement() { sqlite3_finalize(stmt); }
-};
-} // namespace
+SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt); }
 
 llvm::Expected<std::optional<CachedMeasurement>>
 Store::lookupMeasurement(llvm::StringRef irHash, llvm::StringRef target, uint64_t seed) {
-  Statement s;
+  SqliteStatement s;
   const char *sql = "SELECT status, runtime_ms, baseline_ms, speedup, pipeline, compile_ms, "
                     "baseline_compile_ms, code_bytes, baseline_code_bytes FROM "
                     "measurements WHERE ir_hash = ?1 AND target = ?2 AND seed = ?3";
@@ -140,7 +134,7 @@ Store::lookupMeasurement(llvm::StringRef irHash, llvm::StringRef target, uint64_
 }
 
 llvm::Error Store::putMeasurement(const CachedMeasurement &m) {
-  Statement s;
+  SqliteStatement s;
   const char *sql = "INSERT OR REPLACE INTO measurements (ir_hash, target, seed, status, "
                     "runtime_ms, baseline_ms, speedup, pipeline, compile_ms, "
                     "baseline_compile_ms, code_bytes, baseline_code_bytes) VALUES (?1, ?2, ?3, "
@@ -165,7 +159,7 @@ llvm::Error Store::putMeasurement(const CachedMeasurement &m) {
 }
 
 static llvm::Expected<int64_t> countRows(sqlite3 *db, const char *table) {
-  Statement s;
+  SqliteStatement s;
   std::string sql = std::string("SELECT COUNT(*) FROM ") + table;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s.stmt, nullptr) != SQLITE_OK ||
       sqlite3_step(s.stmt) != SQLITE_ROW)
@@ -178,7 +172,7 @@ llvm::Expected<int64_t> Store::countMeasurements() { return countRows(db, "measu
 llvm::Expected<int64_t> Store::countTrajectories() { return countRows(db, "trajectories"); }
 
 llvm::Error Store::putTrajectory(const TrajectoryRecord &t) {
-  Statement s;
+  SqliteStatement s;
   const char *sql = "INSERT INTO trajectories (kernel, target, policy, actions, status, reward, "
                     "speedup, steps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
   if (sqlite3_prepare_v2(db, sql, -1, &s.stmt, nullptr) != SQLITE_OK)

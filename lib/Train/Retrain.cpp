@@ -26,11 +26,12 @@ llvm::Error retrainError(const llvm::Twine &message) {
 /// The served episodes logged since \p sinceSeconds ago, as PPO episodes.
 llvm::Expected<std::vector<Episode>> servedEpisodes(Store &store, double sinceSeconds) {
   sqlite3 *db = store.handle();
-  sqlite3_stmt *stmt = nullptr;
+  SqliteStatement s;
   const char *sql = "SELECT steps, reward, status FROM trajectories WHERE policy LIKE 'serve:%' "
                     "AND julianday(created_at) >= julianday('now') - ?1 / 86400.0 ORDER BY id";
-  if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK)
-    return retrainError(llvm::Twine("cannot read trajectories: ") + sqlite3_errmsg(db));
+  if (sqlite3_prepare_v2(db, sql, -1, &s.stmt, nullptr) != SQLITE_OK)
+    return sqliteError(db, "cannot read trajectories");
+  sqlite3_stmt *stmt = s.stmt;
   sqlite3_bind_double(stmt, 1, sinceSeconds);
   std::vector<Episode> episodes;
   while (sqlite3_step(stmt) == SQLITE_ROW) {
@@ -47,7 +48,6 @@ llvm::Expected<std::vector<Episode>> servedEpisodes(Store &store, double sinceSe
     episode.reward = sqlite3_column_double(stmt, 1);
     episodes.push_back(std::move(episode));
   }
-  sqlite3_finalize(stmt);
   return episodes;
 }
 
@@ -96,13 +96,14 @@ llvm::Error recordRun(Store &store, const RetrainOptions &options, const Retrain
                        "current_geomean REAL, candidate_geomean REAL, current_failures INTEGER, "
                        "candidate_failures INTEGER, promoted INTEGER, reason TEXT, command TEXT)";
   if (sqlite3_exec(db, create, nullptr, nullptr, nullptr) != SQLITE_OK)
-    return retrainError(llvm::Twine("cannot record the comparison: ") + sqlite3_errmsg(db));
-  sqlite3_stmt *stmt = nullptr;
+    return sqliteError(db, "cannot record the comparison");
+  SqliteStatement s;
   const char *insert = "INSERT INTO retrain_runs (model, candidate, trajectories, tasks, "
                        "current_geomean, candidate_geomean, current_failures, candidate_failures, "
                        "promoted, reason, command) VALUES (?,?,?,?,?,?,?,?,?,?,?)";
-  if (sqlite3_prepare_v2(db, insert, -1, &stmt, nullptr) != SQLITE_OK)
-    return retrainError(llvm::Twine("cannot record the comparison: ") + sqlite3_errmsg(db));
+  if (sqlite3_prepare_v2(db, insert, -1, &s.stmt, nullptr) != SQLITE_OK)
+    return sqliteError(db, "cannot record the comparison");
+  sqlite3_stmt *stmt = s.stmt;
   sqlite3_bind_text(stmt, 1, options.modelPath.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(stmt, 2, r.candidatePath.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_int(stmt, 3, r.trajectories);
@@ -114,10 +115,8 @@ llvm::Error recordRun(Store &store, const RetrainOptions &options, const Retrain
   sqlite3_bind_int(stmt, 9, r.promoted);
   sqlite3_bind_text(stmt, 10, r.reason.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(stmt, 11, options.command.c_str(), -1, SQLITE_TRANSIENT);
-  int rc = sqlite3_step(stmt);
-  sqlite3_finalize(stmt);
-  if (rc != SQLITE_DONE)
-    return retrainError(llvm::Twine("cannot record the comparison: ") + sqlite3_errmsg(db));
+  if (sqlite3_step(stmt) != SQLITE_DONE)
+    return sqliteError(db, "cannot record the comparison");
   return llvm::Error::success();
 }
 

@@ -16,8 +16,22 @@
 #include <string>
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace mqss {
+
+/// "WHAT: the database's last error message", for any code using the
+/// store's SQLite handle (the served log, retrain).
+llvm::Error sqliteError(sqlite3 *db, const llvm::Twine &what);
+
+/// A prepared statement that finalizes itself.
+struct SqliteStatement {
+  SqliteStatement() = default;
+  SqliteStatement(const SqliteStatement &) = delete;
+  SqliteStatement &operator=(const SqliteStatement &) = delete;
+  ~SqliteStatement();
+  sqlite3_stmt *stmt = nullptr;
+};
 
 /// One cached measurement of a candidate against the `default` baseline.
 struct CachedMeasurement {
