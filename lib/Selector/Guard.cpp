@@ -57,15 +57,15 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
 
   // Candidates: the policy's per-function selection, and the plan that starts
   // with the policy's runner-up first action.
-  auto decided = select(module);
+  // One pass of decisions gives both the selection and, from its first
+  // decision's explanation, the runner-up.
+  std::vector<DecisionExplanation> explanations;
+  auto decided = decide(module, nullptr, &explanations, /*topK=*/1);
   if (!decided)
     return decided.takeError();
   std::vector<Selection> candidates{*decided};
-  auto explanations = explain(module, /*topK=*/1);
-  if (!explanations)
-    return explanations.takeError();
-  if (!explanations->empty() && !explanations->front().alternatives.empty()) {
-    const Action *runnerUp = explanations->front().alternatives.front().action;
+  if (!explanations.empty() && !explanations.front().alternatives.empty()) {
+    const Action *runnerUp = explanations.front().alternatives.front().action;
     mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
     std::vector<const Action *> branch{runnerUp};
     if (runnerUp->kind != ActionKind::Finish) {
