@@ -24,6 +24,13 @@ std::string joinActionNames(llvm::ArrayRef<const Action *> actions) {
   return text;
 }
 
+llvm::json::Array actionNamesJson(llvm::ArrayRef<const Action *> actions) {
+  llvm::json::Array names;
+  for (const Action *action : actions)
+    names.push_back(action->name);
+  return names;
+}
+
 static llvm::Error envError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }

@@ -172,9 +172,7 @@ SearchResult runSearch(Evaluator &evaluator, const RunRequest &kernel,
 }
 
 llvm::json::Value toJSON(const SearchResult &result, const SearchOptions &options) {
-  llvm::json::Array best;
-  for (const Action *action : result.bestActions)
-    best.push_back(action->name);
+  llvm::json::Array best = actionNamesJson(result.bestActions);
   llvm::json::Array history;
   for (const Evaluation &e : result.history)
     history.push_back(llvm::json::Object{{"actions", joinActionNames(e.actions)},

@@ -124,12 +124,6 @@ std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool a
   return std::nullopt;
 }
 
-llvm::json::Array actionNames(llvm::ArrayRef<const Action *> actions) {
-  llvm::json::Array names;
-  for (const Action *action : actions)
-    names.push_back(action->name);
-  return names;
-}
 
 std::string printModule(mlir::ModuleOp module) {
   std::string text;
@@ -513,7 +507,7 @@ Reply Service::pipeline(llvm::StringRef body) {
           auto text = pipelineForActions(*plan);
           if (!text)
             return text.takeError();
-          return llvm::json::Object{{"actions", actionNames(*plan)},
+          return llvm::json::Object{{"actions", actionNamesJson(*plan)},
                                     {"pipeline", *text},
                                     {"decision_us", 0.0},
                                     {"fallback", true}};
@@ -524,7 +518,7 @@ Reply Service::pipeline(llvm::StringRef body) {
         llvm::json::Array functions;
         for (const FunctionSelection &function : selection->functions)
           functions.push_back(llvm::json::Object{{"name", function.name},
-                                                 {"actions", actionNames(function.actions)},
+                                                 {"actions", actionNamesJson(function.actions)},
                                                  {"pipeline", function.pipeline}});
         llvm::json::Object reply{{"pipeline", selection->describe()},
                                  {"decision_us", selection->decisionMicros},
@@ -532,7 +526,7 @@ Reply Service::pipeline(llvm::StringRef body) {
                                  {"functions", std::move(functions)},
                                  {"fallback", false}};
         reply["actions"] = selection->uniform()
-                               ? llvm::json::Value(actionNames(selection->functions.front().actions))
+                               ? llvm::json::Value(actionNamesJson(selection->functions.front().actions))
                                : llvm::json::Value(nullptr);
         return reply;
       });
@@ -625,38 +619,38 @@ Reply Service::optimize(llvm::StringRef body) {
   }
 
   // The served IR (and, when not measured or falling back, the decisions):
-  // in a child, since passes run.
-  bool decideInChild = served.empty();
+  // in a child, since passes run. The measured episode's actions are served
+  // unless it failed or the target is on its fallback.
   bool useFallback = fallback || (request.measure && served.empty());
   auto result = runOnModuleInChild(
       kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
-        std::vector<const Action *> actions = served;
-        std::string pipeline;
-        if (decideInChild && useFallback) {
-          mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
-          auto plan = planFallback(*scratch, request.family);
-          if (!plan)
-            return plan.takeError();
-          actions = *plan;
-        }
-        if (decideInChild && !useFallback) {
+        if (served.empty() && !useFallback) {
           auto selection = selector.optimize(module);
           if (!selection)
             return selection.takeError();
           return llvm::json::Object{{"pipeline", selection->describe()},
                                     {"actions", selection->uniform()
-                                                    ? llvm::json::Value(actionNames(
+                                                    ? llvm::json::Value(actionNamesJson(
                                                           selection->functions.front().actions))
                                                     : llvm::json::Value(nullptr)},
                                     {"ir", printModule(module)}};
         }
+        std::vector<const Action *> actions = served;
+        if (useFallback) {
+          // Planning applies the plan's actions to the module.
+          auto plan = planFallback(module, request.family);
+          if (!plan)
+            return plan.takeError();
+          actions = std::move(*plan);
+        }
         auto text = pipelineForActions(actions);
         if (!text)
           return text.takeError();
-        if (llvm::Error error = applyPipeline(module, *text))
-          return std::move(error);
+        if (!useFallback)
+          if (llvm::Error error = applyPipeline(module, *text))
+            return std::move(error);
         return llvm::json::Object{{"pipeline", *text},
-                                  {"actions", actionNames(actions)},
+                                  {"actions", actionNamesJson(actions)},
                                   {"ir", printModule(module)}};
       });
   if (!result)

@@ -9,6 +9,7 @@
 
 #include "Commands.h"
 
+#include "mqss/Env/Environment.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/Runtime/Pipeline.h"
@@ -103,12 +104,6 @@ std::optional<Loaded> load(StringRef tool, StringRef path, const SelectorOptions
   return loaded;
 }
 
-json::Array actionNames(ArrayRef<const Action *> actions) {
-  json::Array names;
-  for (const Action *action : actions)
-    names.push_back(action->name);
-  return names;
-}
 
 Error printLLVMIR(mlir::ModuleOp module, raw_ostream &os) {
   if (Error error = lowerToLLVMDialect(module))
@@ -179,7 +174,7 @@ int selectMain() {
       for (double us : function.decisionMicros)
         micros += us;
       functions.push_back(json::Object{{"name", function.name},
-                                       {"actions", actionNames(function.actions)},
+                                       {"actions", actionNamesJson(function.actions)},
                                        {"pipeline", function.pipeline},
                                        {"decision_us", micros}});
     }

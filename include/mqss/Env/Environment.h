@@ -48,6 +48,8 @@ llvm::Expected<std::vector<const Action *>>
 randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength);
 
 std::string joinActionNames(llvm::ArrayRef<const Action *> actions);
+/// The actions' names as a JSON array.
+llvm::json::Array actionNamesJson(llvm::ArrayRef<const Action *> actions);
 
 struct Evaluation {
   std::vector<const Action *> actions;
