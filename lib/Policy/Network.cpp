@@ -260,7 +260,7 @@ public:
       layer.apply(activations.back().data(), next.data(), /*tanhActivation=*/true);
       activations.push_back(std::move(next));
     }
-    Decision decision = evaluate(features, mask);
+    Decision decision = heads(activations.back().data(), mask);
     std::vector<float> gradient(policyHead.out, 0.0f);
     for (unsigned j = 0; j < policyHead.out; ++j)
       if (mask[j])
@@ -290,10 +290,15 @@ private:
       x = y;
       y = (y == a) ? b : a;
     }
+    return heads(x, mask);
+  }
+
+  /// The masked softmax and the value from the last hidden layer.
+  Decision heads(const float *hidden, const std::vector<bool> &mask) const {
     std::vector<float> logits(policyHead.out);
-    policyHead.apply(x, logits.data(), false);
+    policyHead.apply(hidden, logits.data(), false);
     float value = 0;
-    valueHead.apply(x, &value, false);
+    valueHead.apply(hidden, &value, false);
 
     Decision decision;
     decision.value = value;
