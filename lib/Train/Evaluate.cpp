@@ -125,13 +125,13 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
   std::string modelPath = options.modelPath.empty() ? defaultModelPath() : options.modelPath;
   if (auto policy = loadPolicy(modelPath); !policy)
     return policy.takeError();
-  auto registry = Registry::load(options.registryPath.empty() ? Registry::defaultPath()
-                                                              : options.registryPath);
-  if (!registry)
-    return registry.takeError();
-  auto entries = registry->select({options.split, "", options.kernel, options.size});
-  if (!entries)
-    return entries.takeError();
+  SuiteRunOptions run;
+  run.reps = options.reps;
+  run.minTimeMs = options.minTimeMs;
+  auto tasks = suiteTasks(options.registryPath, {options.split, "", options.kernel, options.size},
+                          options.targets, run);
+  if (!tasks)
+    return tasks.takeError();
   auto store = Store::open(options.dbPath.empty() ? Store::defaultPath() : options.dbPath);
   if (!store)
     return store.takeError();
@@ -141,14 +141,8 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
   Objective objective = options.objective;
   if (objective.needsScales()) {
     std::vector<RunRequest> kernels;
-    for (const std::string &target : options.targets)
-      for (const BenchmarkEntry &entry : *entries) {
-        SuiteRunOptions run;
-        run.target = target;
-        run.reps = options.reps;
-        run.minTimeMs = options.minTimeMs;
-        kernels.push_back(requestFor(entry, run));
-      }
+    for (const SuiteTask &task : *tasks)
+      kernels.push_back(task.kernel);
     if (llvm::Error error = measureObjectiveScales(objective, kernels))
       return std::move(error);
   }
@@ -156,64 +150,60 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
   std::vector<Row> rows;
   std::vector<double> decisions;
   std::string policySpec = "policy:" + modelPath;
-  size_t total = entries->size() * options.targets.size(), done = 0;
-  for (const std::string &target : options.targets) {
-    for (const BenchmarkEntry &entry : *entries) {
-      SuiteRunOptions run;
-      run.target = target;
-      run.reps = options.reps;
-      run.minTimeMs = options.minTimeMs;
-      RunRequest kernel = requestFor(entry, run);
-      Row row;
-      row.name = entry.name;
-      row.family = entry.family;
-      row.target = target;
-      RunReport naiveReport, expertReport, policyReport;
-      row.naive = speedupOverDefault(kernel, "naive", row, &naiveReport);
-      row.expert = speedupOverDefault(kernel, "expert:" + entry.family, row, &expertReport);
-      row.policy = speedupOverDefault(kernel, policySpec, row, &policyReport);
-      row.naiveGain = objective.gain(gainsFromReport(naiveReport));
-      row.expertGain = objective.gain(gainsFromReport(expertReport));
-      row.policyGain = objective.gain(gainsFromReport(policyReport));
-      if (policyReport.ok())
-        row.policyCodeBytes = policyReport.candidate.codeSizeBytes;
-      row.status = runStatusName(policyReport.status).str();
-      row.policyMs = policyReport.candidate.runtimeMs.median;
-      row.policyCompileMs = policyReport.candidate.compileMs + policyReport.candidate.jitMs;
-      row.policyActions = policyReport.candidate.resolvedPipeline;
-      // The guard measures the policy's choice and the expert's against
-      // default and keeps the best under the objective (for `runtime`, the
-      // fastest): never worse than default when it measured it.
-      row.guarded = row.guardedGain = 1.0;
-      for (auto [gain, speedup] : {std::pair{row.expertGain, row.expert},
-                                   std::pair{row.policyGain, row.policy}})
-        if (gain > row.guardedGain) {
-          row.guardedGain = gain;
-          row.guarded = speedup;
-        }
-      // The oracle: random search with a fixed budget of real measurements.
-      RunRequest searchKernel = kernel;
-      Evaluator evaluator(searchKernel, store->get(), objective);
-      SearchOptions search;
-      search.budget = options.oracleBudget;
-      search.seed = 1;
-      SearchResult oracle = runSearch(evaluator, searchKernel, search, nullptr);
-      row.oracle = row.guarded;
-      row.oracleGain = row.guardedGain;
-      if (oracle.bestScore > row.guardedGain) {
-        row.oracle = oracle.bestSpeedup;
-        row.oracleGain = oracle.bestScore;
+  size_t total = tasks->size(), done = 0;
+  for (const SuiteTask &task : *tasks) {
+    const BenchmarkEntry &entry = task.entry;
+    const std::string &target = task.kernel.target;
+    const RunRequest &kernel = task.kernel;
+    Row row;
+    row.name = entry.name;
+    row.family = entry.family;
+    row.target = target;
+    RunReport naiveReport, expertReport, policyReport;
+    row.naive = speedupOverDefault(kernel, "naive", row, &naiveReport);
+    row.expert = speedupOverDefault(kernel, "expert:" + entry.family, row, &expertReport);
+    row.policy = speedupOverDefault(kernel, policySpec, row, &policyReport);
+    row.naiveGain = objective.gain(gainsFromReport(naiveReport));
+    row.expertGain = objective.gain(gainsFromReport(expertReport));
+    row.policyGain = objective.gain(gainsFromReport(policyReport));
+    if (policyReport.ok())
+      row.policyCodeBytes = policyReport.candidate.codeSizeBytes;
+    row.status = runStatusName(policyReport.status).str();
+    row.policyMs = policyReport.candidate.runtimeMs.median;
+    row.policyCompileMs = policyReport.candidate.compileMs + policyReport.candidate.jitMs;
+    row.policyActions = policyReport.candidate.resolvedPipeline;
+    // The guard measures the policy's choice and the expert's against
+    // default and keeps the best under the objective (for `runtime`, the
+    // fastest): never worse than default when it measured it.
+    row.guarded = row.guardedGain = 1.0;
+    for (auto [gain, speedup] : {std::pair{row.expertGain, row.expert},
+                                 std::pair{row.policyGain, row.policy}})
+      if (gain > row.guardedGain) {
+        row.guardedGain = gain;
+        row.guarded = speedup;
       }
-      std::vector<double> times = decisionTimes(kernel, modelPath);
-      // The first decision pays one-time initialisation; report steady state.
-      for (size_t i = times.size() > 1 ? 1 : 0; i < times.size(); ++i)
-        decisions.push_back(times[i]);
-      rows.push_back(row);
-      llvm::errs() << llvm::formatv("[{0}/{1}] {2} {3}: policy {4:f2}x, guarded {5:f2}x, "
-                                    "expert {6:f2}x, oracle {7:f2}x over default\n",
-                                    ++done, total, entry.name, target, row.policy, row.guarded,
-                                    row.expert, row.oracle);
+    // The oracle: random search with a fixed budget of real measurements.
+    RunRequest searchKernel = kernel;
+    Evaluator evaluator(searchKernel, store->get(), objective);
+    SearchOptions search;
+    search.budget = options.oracleBudget;
+    search.seed = 1;
+    SearchResult oracle = runSearch(evaluator, searchKernel, search, nullptr);
+    row.oracle = row.guarded;
+    row.oracleGain = row.guardedGain;
+    if (oracle.bestScore > row.guardedGain) {
+      row.oracle = oracle.bestSpeedup;
+      row.oracleGain = oracle.bestScore;
     }
+    std::vector<double> times = decisionTimes(kernel, modelPath);
+    // The first decision pays one-time initialisation; report steady state.
+    for (size_t i = times.size() > 1 ? 1 : 0; i < times.size(); ++i)
+      decisions.push_back(times[i]);
+    rows.push_back(row);
+    llvm::errs() << llvm::formatv("[{0}/{1}] {2} {3}: policy {4:f2}x, guarded {5:f2}x, "
+                                  "expert {6:f2}x, oracle {7:f2}x over default\n",
+                                  ++done, total, entry.name, target, row.policy, row.guarded,
+                                  row.expert, row.oracle);
   }
 
   auto column = [&](double Row::*field) {
