@@ -88,6 +88,37 @@ TEST(Policy, SaveLoadRoundTripGivesTheSameDecisions) {
   llvm::sys::fs::remove(path);
 }
 
+// Decisions run a plain C++ copy of the network (with a rational tanh); it
+// must give what libtorch's forward pass gives, the one training optimised.
+TEST(Policy, InferenceAgreesWithTheTorchForwardPass) {
+  configureTorchThreads();
+  torch::manual_seed(11);
+  ActorCritic network(kNumFeatures, actionCatalog().size());
+  {
+    torch::NoGradGuard noGrad;
+    for (torch::Tensor &p : network->parameters())
+      p.uniform_(-0.6, 0.6); // pre-activations well into tanh's saturation
+  }
+  auto policy = createNetworkPolicy(network, freshMetadata());
+  std::vector<bool> mask(actionCatalog().size(), true);
+  torch::Tensor maskTensor = torch::ones({int64_t(mask.size())}, torch::kBool);
+  torch::manual_seed(12);
+  for (int sample = 0; sample < 50; ++sample) {
+    torch::Tensor input = torch::randn({int64_t(kNumFeatures)}) * (sample % 5);
+    FeatureVector features{};
+    for (unsigned i = 0; i < kNumFeatures; ++i)
+      features[i] = input[i].item<float>();
+    torch::NoGradGuard noGrad;
+    auto [logits, value] = network->forward(input.unsqueeze(0));
+    torch::Tensor probabilities = torch::softmax(maskLogits(logits[0], maskTensor), -1);
+    Decision decision = policy->decide(features, mask);
+    EXPECT_NEAR(decision.value, value[0].item<float>(), 1e-5);
+    for (unsigned a = 0; a < mask.size(); ++a)
+      EXPECT_NEAR(decision.probabilities[a], probabilities[a].item<float>(), 1e-5)
+          << "sample " << sample << " action " << a;
+  }
+}
+
 TEST(Policy, ModelForAnotherFeatureSpecIsRefused) {
   configureTorchThreads();
   ActorCritic network(kNumFeatures, actionCatalog().size());

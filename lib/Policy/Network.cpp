@@ -9,6 +9,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 
@@ -182,6 +183,28 @@ llvm::Expected<std::pair<ActorCritic, ModelMetadata>> loadModel(llvm::StringRef 
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// tanh as a rational function of odd degree 13 over even degree 6 (the
+/// minimax coefficients Eigen and MLIR's math polynomial approximation use),
+/// within 2.4e-7 of tanh on the clamped range. Plain arithmetic, so the
+/// activation loop vectorizes; libm's tanhf was half of a decision's time.
+inline float fastTanh(float x) {
+  constexpr float clamp = 7.90531110763549805f;
+  x = std::min(clamp, std::max(-clamp, x));
+  const float x2 = x * x;
+  float p = -2.76076847742355e-16f;
+  p = p * x2 + 2.00018790482477e-13f;
+  p = p * x2 - 8.60467152213735e-11f;
+  p = p * x2 + 5.12229709037114e-08f;
+  p = p * x2 + 1.48572235717979e-05f;
+  p = p * x2 + 6.37261928875436e-04f;
+  p = p * x2 + 4.89352455891786e-03f;
+  float q = 1.19825839466702e-06f;
+  q = q * x2 + 1.18534705686654e-04f;
+  q = q * x2 + 2.26843463243900e-03f;
+  q = q * x2 + 4.89352518554385e-03f;
+  return x * p / q;
+}
+
 /// One dense layer, copied out of the network for single-sample inference.
 /// The weights are stored transposed ([in][out]) so that the inner loop runs
 /// over independent outputs and vectorizes without reassociating sums.
@@ -201,7 +224,7 @@ struct DenseLayer {
     }
     if (tanhActivation)
       for (unsigned o = 0; o < out; ++o)
-        y[o] = std::tanh(y[o]);
+        y[o] = fastTanh(y[o]);
   }
 };
 
