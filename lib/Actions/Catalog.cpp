@@ -69,9 +69,9 @@ bool hasAffineMemory(const IRSummary &s) { return s.numAffineMemoryOps > 0; }
 bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }
 bool hasTensorEmpty(const IRSummary &s) { return s.numTensorEmpty > 0; }
 bool hasTensorSlices(const IRSummary &s) {
-  return s.opCounts.lookup("tensor.extract_slice") + s.opCounts.lookup("tensor.insert_slice") > 0;
+  return s.opCount("tensor.extract_slice") + s.opCount("tensor.insert_slice") > 0;
 }
-bool hasCalls(const IRSummary &s) { return s.opCounts.lookup("func.call") > 0; }
+bool hasCalls(const IRSummary &s) { return s.opCount("func.call") > 0; }
 bool fusibleElementwise(const IRSummary &s) {
   return s.countLinalg(Kind::Elementwise) >= 1 && s.numLinalg() >= 2;
 }

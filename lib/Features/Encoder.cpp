@@ -8,6 +8,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace mqss {
@@ -168,16 +169,20 @@ FeatureVector encodeFeatures(const IRSummary &s, const EncoderContext &context) 
 
   // Statistical: op vocabulary and dialect shares.
   const Vocabulary &vocab = vocabulary();
-  for (const auto &entry : s.opCounts) {
-    llvm::StringRef name = entry.getKey();
-    double count = entry.getValue();
+  // Counts are summed as integers, so the shares do not depend on the
+  // order opCounts lists the names in.
+  std::array<unsigned, kNumFeatures> counts{};
+  for (const auto &[name, count] : s.opCounts) {
     auto op = vocab.ops.find(name);
     if (op != vocab.ops.end())
-      f[op->second] += static_cast<float>(count / ops);
+      counts[op->second] += count;
     auto dialect = vocab.dialects.find(name.split('.').first);
     if (dialect != vocab.dialects.end())
-      f[dialect->second] += static_cast<float>(count / ops);
+      counts[dialect->second] += count;
   }
+  for (unsigned i = 0; i < kNumFeatures; ++i)
+    if (counts[i])
+      f[i] += static_cast<float>(counts[i] / ops);
 
   // Contextual.
   set(F::StageTensor, context.stage == Stage::Tensor);

@@ -45,6 +45,13 @@ bool LinalgOpInfo::allStatic() const {
   return llvm::none_of(loopRanges, ShapedType::isDynamic);
 }
 
+unsigned IRSummary::opCount(llvm::StringRef name) const {
+  for (const auto &[opName, count] : opCounts)
+    if (opName == name)
+      return count;
+  return 0;
+}
+
 unsigned IRSummary::countLinalg(LinalgOpInfo::Kind kind) const {
   return llvm::count_if(linalgOps, [&](const LinalgOpInfo &op) { return op.kind == kind; });
 }
@@ -83,27 +90,79 @@ static LinalgOpInfo describeLinalg(linalg::LinalgOp op) {
   return info;
 }
 
-static unsigned loopDepth(Operation *op, bool affineOnly) {
-  unsigned depth = 0;
-  for (Operation *parent = op; parent; parent = parent->getParentOp()) {
-    if (affineOnly ? isa<affine::AffineForOp>(parent)
-                   : isa<LoopLikeOpInterface>(parent) && !isa<func::FuncOp>(parent))
-      ++depth;
-  }
-  return depth;
+namespace {
+/// What the walk needs to know about an op that depends only on what op it
+/// is. Classifying takes a dozen interface and type-id checks, several
+/// times the cost of the rest of an op's visit, and the modules a decision
+/// looks at are small: so it is done once per registered op per thread.
+struct OpClass {
+  unsigned count = 0;
+  bool classified = false;
+  bool isFunc = false, isLinalg = false, isGenericLinalg = false, isTensorEmpty = false;
+  bool isTransform = false, isVector = false, isAffineFor = false, isScfFor = false;
+  bool isParallelLoop = false, isLoopLike = false, isAffineMemory = false;
+  bool isMemory = false, isArith = false, isConstant = false;
+};
+
+OpClass classify(Operation *op) {
+  OpClass c;
+  c.classified = true;
+  Dialect *dialect = op->getDialect();
+  llvm::StringRef ns = dialect ? dialect->getNamespace() : "";
+  c.isFunc = isa<func::FuncOp>(op);
+  c.isLinalg = isa<linalg::LinalgOp>(op);
+  c.isGenericLinalg = isa<linalg::GenericOp>(op);
+  c.isTensorEmpty = isa<tensor::EmptyOp>(op);
+  c.isTransform = ns == "transform";
+  c.isVector = ns == "vector";
+  c.isAffineFor = isa<affine::AffineForOp>(op);
+  c.isScfFor = isa<scf::ForOp>(op);
+  c.isParallelLoop = isa<scf::ParallelOp, scf::ForallOp, affine::AffineParallelOp>(op);
+  c.isLoopLike = isa<LoopLikeOpInterface>(op) && !c.isFunc;
+  c.isAffineMemory = isa<affine::AffineLoadOp, affine::AffineStoreOp,
+                         affine::AffineVectorLoadOp, affine::AffineVectorStoreOp>(op);
+  c.isMemory = c.isAffineMemory || ns == "memref" ||
+               isa<vector::TransferReadOp, vector::TransferWriteOp, vector::LoadOp,
+                   vector::StoreOp, tensor::ExtractOp, tensor::InsertOp,
+                   tensor::ExtractSliceOp, tensor::InsertSliceOp>(op);
+  c.isArith = ns == "arith" || ns == "math";
+  c.isConstant = isa<arith::ConstantOp>(op);
+  return c;
 }
+
+OpClass classifyCached(Operation *op) {
+  std::optional<RegisteredOperationName> registered = op->getRegisteredInfo();
+  if (!registered)
+    return classify(op);
+  // A registered op's TypeID is its C++ class's: the same in every context.
+  thread_local llvm::DenseMap<TypeID, OpClass> cache;
+  auto [it, inserted] = cache.try_emplace(registered->getTypeID());
+  if (inserted)
+    it->second = classify(op);
+  return it->second;
+}
+} // namespace
 
 IRSummary summarize(ModuleOp module) {
   IRSummary s;
-  // Counted by interned name (a pointer hash), turned into strings once.
-  llvm::DenseMap<OperationName, unsigned> counts;
+  // Keyed by interned name (a pointer hash).
+  llvm::SmallDenseMap<OperationName, OpClass, 32> classes;
+  auto classOf = [&](Operation *op) -> OpClass & {
+    OpClass &c = classes[op->getName()];
+    if (!c.classified)
+      c = classifyCached(op);
+    return c;
+  };
+  // Loop depth of each loop op, from its nearest enclosing loop's.
+  llvm::SmallDenseMap<Operation *, std::pair<unsigned, unsigned>, 16> depths; // any, affine
   llvm::SmallPtrSet<Operation *, 16> outerLoops;
   llvm::SmallVector<Operation *, 32> loops;
-  module.walk([&](Operation *op) {
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == module.getOperation())
       return;
+    OpClass &c = classOf(op);
+    ++c.count;
     ++s.numOps;
-    ++counts[op->getName()];
     for (Region &region : op->getRegions())
       for (Block &block : region) {
         ++s.numBlocks;
@@ -111,10 +170,12 @@ IRSummary summarize(ModuleOp module) {
         if (!s.hasTensors && llvm::any_of(block.getArgumentTypes(), isTensor))
           s.hasTensors = true;
       }
-    if (!s.hasTensors && (llvm::any_of(op->getResultTypes(), isTensor) ||
-                          llvm::any_of(op->getOperandTypes(), isTensor)))
+    // Operands need no look: each is a block argument or an op result in
+    // this module, and those are all looked at.
+    if (!s.hasTensors && llvm::any_of(op->getResultTypes(), isTensor))
       s.hasTensors = true;
-    if (auto func = dyn_cast<func::FuncOp>(op)) {
+    if (c.isFunc) {
+      auto func = cast<func::FuncOp>(op);
       ++s.numFuncs;
       if (llvm::any_of(func.getFunctionType().getInputs(), isTensor) ||
           llvm::any_of(func.getFunctionType().getResults(), isTensor))
@@ -127,68 +188,63 @@ IRSummary summarize(ModuleOp module) {
       return;
     }
 
-    Dialect *dialect = op->getDialect();
-    llvm::StringRef ns = dialect ? dialect->getNamespace() : "";
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      s.linalgOps.push_back(describeLinalg(linalgOp));
-      if (isa<linalg::GenericOp>(op))
+    if (c.isLinalg) {
+      s.linalgOps.push_back(describeLinalg(cast<linalg::LinalgOp>(op)));
+      if (c.isGenericLinalg)
         ++s.numGenericLinalg;
       else
         ++s.numNamedLinalg;
     }
-    if (isa<tensor::EmptyOp>(op))
-      ++s.numTensorEmpty;
-    if (ns == "transform")
-      ++s.numTransformOps;
-    if (ns == "vector")
-      ++s.numVectorOps;
-    if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
-      if (forOp.getNumResults() > 0) {
-        ++s.numAffineForWithResults;
-        auto yield = cast<affine::AffineYieldOp>(forOp.getBody()->getTerminator());
-        for (Value operand : yield.getOperands())
-          if (llvm::is_contained(forOp.getRegionIterArgs(), operand)) {
-            ++s.numAffineForForwardingIterArgs;
-            break;
-          }
-      }
-      ++s.numAffineFor;
-      if (!forOp.hasConstantBounds())
-        s.allAffineBoundsConstant = false;
-      s.maxAffineDepth = std::max(s.maxAffineDepth, loopDepth(op, true));
-    }
-    if (isa<scf::ForOp>(op))
-      ++s.numScfFor;
-    if (isa<scf::ParallelOp, scf::ForallOp, affine::AffineParallelOp>(op))
-      ++s.numParallelLoops;
-    if (isa<LoopLikeOpInterface>(op)) {
-      s.maxLoopDepth = std::max(s.maxLoopDepth, loopDepth(op, false));
-      loops.push_back(op);
+    s.numTensorEmpty += c.isTensorEmpty;
+    s.numTransformOps += c.isTransform;
+    s.numVectorOps += c.isVector;
+    s.numScfFor += c.isScfFor;
+    s.numParallelLoops += c.isParallelLoop;
+    if (c.isLoopLike) {
+      // Pre-order: the enclosing loop, if any, already has its depth.
+      std::pair<unsigned, unsigned> depth{1, c.isAffineFor ? 1 : 0};
       for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
-        if (isa<LoopLikeOpInterface>(parent) && !isa<func::FuncOp>(parent)) {
+        if (auto it = depths.find(parent); it != depths.end()) {
+          depth.first += it->second.first;
+          depth.second += it->second.second;
           outerLoops.insert(parent);
           break;
         }
+      depths[op] = depth;
+      s.maxLoopDepth = std::max(s.maxLoopDepth, depth.first);
+      loops.push_back(op);
+      if (c.isAffineFor) {
+        auto forOp = cast<affine::AffineForOp>(op);
+        if (forOp.getNumResults() > 0) {
+          ++s.numAffineForWithResults;
+          auto yield = cast<affine::AffineYieldOp>(forOp.getBody()->getTerminator());
+          for (Value operand : yield.getOperands())
+            if (llvm::is_contained(forOp.getRegionIterArgs(), operand)) {
+              ++s.numAffineForForwardingIterArgs;
+              break;
+            }
+        }
+        ++s.numAffineFor;
+        if (!forOp.hasConstantBounds())
+          s.allAffineBoundsConstant = false;
+        s.maxAffineDepth = std::max(s.maxAffineDepth, depth.second);
+      }
     }
-    bool isAffineMemory = isa<affine::AffineLoadOp, affine::AffineStoreOp,
-                              affine::AffineVectorLoadOp, affine::AffineVectorStoreOp>(op);
-    s.numAffineMemoryOps += isAffineMemory;
-    if (isAffineMemory || ns == "memref" ||
-        isa<vector::TransferReadOp, vector::TransferWriteOp, vector::LoadOp,
-            vector::StoreOp, tensor::ExtractOp, tensor::InsertOp,
-            tensor::ExtractSliceOp, tensor::InsertSliceOp>(op))
-      ++s.numMemoryOps;
-    if (ns == "arith" || ns == "math") {
+    s.numAffineMemoryOps += c.isAffineMemory;
+    s.numMemoryOps += c.isMemory;
+    if (c.isArith) {
       ++s.numArithOps;
-      if (op->getNumResults() == 1 && !isa<arith::ConstantOp>(op)) {
+      if (op->getNumResults() == 1 && !c.isConstant) {
         Type type = op->getResult(0).getType();
         if (type.isIntOrFloat() || isa<VectorType>(type))
           ++s.numVectorisableArith;
       }
     }
   });
-  for (const auto &[name, count] : counts)
-    s.opCounts[name.getStringRef()] = count;
+  s.opCounts.reserve(classes.size());
+  for (const auto &[name, c] : classes)
+    if (c.count > 0)
+      s.opCounts.emplace_back(name.getStringRef(), c.count);
   // Innermost loops (no loop nested inside) with a constant trip count.
   for (Operation *op : loops) {
     if (outerLoops.contains(op))

@@ -9,7 +9,7 @@
 #define MQSS_IR_SUMMARY_H
 
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <string>
@@ -70,8 +70,11 @@ struct IRSummary {
   /// Whether every affine.for has constant bounds (no triangular nests).
   bool allAffineBoundsConstant = true;
   int64_t innermostAffineTripGcd = 0;
-  /// op name -> count, for the statistical features.
-  llvm::StringMap<unsigned> opCounts;
+  /// (op name, count) for each op name present, for the statistical
+  /// features, in no particular order. The names are the MLIRContext's:
+  /// valid while it lives.
+  std::vector<std::pair<llvm::StringRef, unsigned>> opCounts;
+  unsigned opCount(llvm::StringRef name) const;
 
   unsigned numLinalg() const { return linalgOps.size(); }
   unsigned countLinalg(LinalgOpInfo::Kind kind) const;
