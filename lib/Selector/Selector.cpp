@@ -145,6 +145,43 @@ std::vector<mlir::func::FuncOp> definedFunctions(mlir::ModuleOp module) {
   return functions;
 }
 
+/// Adds the root names of the symbols \p attr refers to. References sit in
+/// an op's attributes directly (func.call's callee) or inside arrays,
+/// dictionaries and dialect attributes; builtin leaf attributes (numbers,
+/// strings, types, maps, dense data) hold none and are not walked into.
+/// SymbolTable::getSymbolUses walks everything and was most of the cost
+/// of isolating a function.
+void collectSymbolReferences(mlir::Attribute attr, llvm::StringSet<> &names) {
+  if (auto reference = llvm::dyn_cast<mlir::SymbolRefAttr>(attr)) {
+    names.insert(reference.getRootReference().getValue());
+    return;
+  }
+  if (llvm::isa<mlir::IntegerAttr, mlir::FloatAttr, mlir::StringAttr, mlir::UnitAttr,
+                mlir::TypeAttr, mlir::AffineMapAttr, mlir::IntegerSetAttr,
+                mlir::DenseElementsAttr, mlir::DenseArrayAttr>(attr))
+    return;
+  attr.walkImmediateSubElements(
+      [&](mlir::Attribute element) { collectSymbolReferences(element, names); },
+      [](mlir::Type) {});
+}
+
+/// The same for the attributes of \p op. Those stored as properties are read
+/// one by one: Operation::getAttrs() would build a dictionary of them.
+void collectSymbolReferences(mlir::Operation *op, llvm::StringSet<> &names) {
+  for (const mlir::NamedAttribute &attribute : op->getRawDictionaryAttrs())
+    collectSymbolReferences(attribute.getValue(), names);
+  if (!op->getPropertiesStorage())
+    return;
+  if (std::optional<mlir::RegisteredOperationName> info = op->getRegisteredInfo())
+    for (mlir::StringAttr attributeName : info->getAttributeNames()) {
+      if (attributeName.getValue().ends_with("SegmentSizes"))
+        continue; // operand/result segment sizes: numbers
+      if (std::optional<mlir::Attribute> value = op->getInherentAttr(attributeName))
+        if (*value)
+          collectSymbolReferences(*value, names);
+    }
+}
+
 /// A module like \p module holding function \p name, private declarations of
 /// the functions it references, and the module's other top-level ops
 /// (globals, ...). Built op by op: cloning the whole module and erasing
@@ -155,10 +192,8 @@ mlir::OwningOpRef<mlir::ModuleOp> isolateFunction(mlir::ModuleOp module, llvm::S
   copy.get()->setAttrs(module->getAttrs());
   builder.setInsertionPointToEnd(copy->getBody());
   llvm::StringSet<> referenced;
-  if (auto target = mlir::SymbolTable::lookupSymbolIn(module, name))
-    if (auto uses = mlir::SymbolTable::getSymbolUses(target))
-      for (const mlir::SymbolTable::SymbolUse &use : *uses)
-        referenced.insert(use.getSymbolRef().getRootReference().getValue());
+  if (mlir::Operation *target = mlir::SymbolTable::lookupSymbolIn(module, name))
+    target->walk([&](mlir::Operation *op) { collectSymbolReferences(op, referenced); });
   for (mlir::Operation &op : module.getBody()->getOperations()) {
     auto function = llvm::dyn_cast<mlir::func::FuncOp>(&op);
     if (!function || function.getSymName() == name) {
