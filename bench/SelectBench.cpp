@@ -13,6 +13,7 @@
 // Prints JSON.
 //
 // Usage: mqss-bench-select [--lines=N] [--iterations=N] [--target=T] [--shape=functions|single]
+//                          [--emit-module=PATH]
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +48,9 @@ static llvm::cl::opt<std::string>
           llvm::cl::desc("functions: PolyBench kernels, one function each (default); "
                          "single: one large function"),
           llvm::cl::init("functions"));
+static llvm::cl::opt<std::string>
+    emitModule("emit-module", llvm::cl::desc("Also write the generated module to this file"),
+               llvm::cl::value_desc("path"));
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -80,6 +84,15 @@ int main(int argc, char **argv) {
   std::string source = shape == "single" ? buildSingleFunctionModule(lines)
                                          : buildPolyBenchModule(*context, lines, functions);
   unsigned lineCount = llvm::count(source, '\n');
+  if (!emitModule.empty()) {
+    std::error_code error;
+    llvm::raw_fd_ostream os(emitModule, error);
+    if (error) {
+      llvm::errs() << "error: cannot write '" << emitModule << "': " << error.message() << "\n";
+      return 1;
+    }
+    os << source;
+  }
 
   auto loadStart = Clock::now();
   SelectorOptions options;
