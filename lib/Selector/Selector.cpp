@@ -182,6 +182,12 @@ void collectSymbolReferences(mlir::Operation *op, llvm::StringSet<> &names) {
     }
 }
 
+bool hasTensorSignature(mlir::func::FuncOp function) {
+  auto isTensor = [](mlir::Type type) { return llvm::isa<mlir::TensorType>(type); };
+  return llvm::any_of(function.getArgumentTypes(), isTensor) ||
+         llvm::any_of(function.getResultTypes(), isTensor);
+}
+
 /// A module like \p module holding function \p name, private declarations of
 /// the functions it references, and the module's other top-level ops
 /// (globals, ...). Built op by op: cloning the whole module and erasing
@@ -191,12 +197,29 @@ mlir::OwningOpRef<mlir::ModuleOp> isolateFunction(mlir::ModuleOp module, llvm::S
   mlir::OwningOpRef<mlir::ModuleOp> copy = mlir::ModuleOp::create(module.getLoc());
   copy.get()->setAttrs(module->getAttrs());
   builder.setInsertionPointToEnd(copy->getBody());
-  llvm::StringSet<> referenced;
+  // Callees whose signature holds a tensor come with their bodies (and so
+  // do theirs): bufferizing across function boundaries rewrites caller and
+  // callee together and refuses a bodiless callee that returns a tensor.
+  llvm::StringSet<> referenced, withBody{name};
+  llvm::SmallVector<mlir::Operation *> worklist;
   if (mlir::Operation *target = mlir::SymbolTable::lookupSymbolIn(module, name))
-    target->walk([&](mlir::Operation *op) { collectSymbolReferences(op, referenced); });
+    worklist.push_back(target);
+  while (!worklist.empty()) {
+    mlir::Operation *function = worklist.pop_back_val();
+    llvm::StringSet<> references;
+    function->walk([&](mlir::Operation *op) { collectSymbolReferences(op, references); });
+    for (const auto &reference : references) {
+      referenced.insert(reference.getKey());
+      auto callee = llvm::dyn_cast_or_null<mlir::func::FuncOp>(
+          mlir::SymbolTable::lookupSymbolIn(module, reference.getKey()));
+      if (callee && !callee.isExternal() && hasTensorSignature(callee) &&
+          withBody.insert(reference.getKey()).second)
+        worklist.push_back(callee);
+    }
+  }
   for (mlir::Operation &op : module.getBody()->getOperations()) {
     auto function = llvm::dyn_cast<mlir::func::FuncOp>(&op);
-    if (!function || function.getSymName() == name) {
+    if (!function || withBody.contains(function.getSymName())) {
       builder.clone(op);
       continue;
     }
@@ -217,8 +240,11 @@ std::string printed(mlir::Operation *op) {
 }
 
 /// Moves function \p name, and the symbols its pipeline created, from
-/// \p from into \p base (see the file comment).
-llvm::Error mergeFunction(mlir::ModuleOp base, mlir::ModuleOp from, llvm::StringRef name) {
+/// \p from into \p base (see the file comment). The module's other
+/// functions (\p decided) are the base's business: their copies in \p from
+/// (declarations, or callees it carried along) are left behind.
+llvm::Error mergeFunction(mlir::ModuleOp base, mlir::ModuleOp from, llvm::StringRef name,
+                          llvm::ArrayRef<std::string> decided) {
   mlir::SymbolTable baseSymbols(base);
   mlir::SymbolTable fromSymbols(from);
   auto definition = fromSymbols.lookup<mlir::func::FuncOp>(name);
@@ -233,8 +259,9 @@ llvm::Error mergeFunction(mlir::ModuleOp base, mlir::ModuleOp from, llvm::String
     if (!existing)
       continue;
     auto function = llvm::dyn_cast<mlir::func::FuncOp>(&op);
-    if ((function && function.isExternal()) || printed(existing) == printed(&op))
-      continue; // another function's declaration, or the same helper
+    if ((function && (function.isExternal() || llvm::is_contained(decided, symbol.getName()))) ||
+        printed(existing) == printed(&op))
+      continue; // another function's declaration or copy, or the same helper
     if (mlir::failed(fromSymbols.renameToUnique(&op, {&baseSymbols})))
       return selectorError("cannot rename symbol '" + symbol.getName() + "' while merging");
   }
@@ -398,7 +425,7 @@ llvm::Error Selector::install(mlir::ModuleOp module,
     order.push_back(function.name);
   mlir::OwningOpRef<mlir::ModuleOp> merged = std::move(results.front());
   for (size_t i = 1; i < results.size(); ++i)
-    if (llvm::Error error = mergeFunction(*merged, *results[i], order[i]))
+    if (llvm::Error error = mergeFunction(*merged, *results[i], order[i], order))
       return error;
   restoreOrder(*merged, order);
   if (mlir::succeeded(mlir::verify(*merged))) {
