@@ -132,12 +132,52 @@ static llvm::Expected<SplicedLibraries> takePreloads(MLIRContext &context,
   return result;
 }
 
+/// Whether \p op is part of the module's own transform scripts: a transform
+/// op at the top level, or a nested module of named sequences (as upstream
+/// tests and users embed them next to the payload).
+static bool isTransformScript(Operation &op) {
+  if (isa<transform::TransformDialect>(op.getDialect()))
+    return true;
+  auto nested = dyn_cast<ModuleOp>(op);
+  return nested && (nested->hasAttr(transform::TransformDialect::kWithNamedSequenceAttrName) ||
+                    llvm::any_of(nested.getBody()->getOperations(), [](Operation &child) {
+                      return isa<transform::TransformDialect>(child.getDialect());
+                    }));
+}
+
+/// Takes the module's transform scripts out while a pipeline runs and puts
+/// them back (at the end, in their order) afterwards. They are not payload:
+/// a module-level canonicalize would erase their result-less matchers and a
+/// symbol-dce their private sequences, silently changing what they mean.
+class TransformScriptsSetAside {
+public:
+  explicit TransformScriptsSetAside(ModuleOp module)
+      : module(module), holding(ModuleOp::create(module.getLoc())) {
+    for (Operation &op : llvm::make_early_inc_range(module.getBody()->getOperations()))
+      if (isTransformScript(op))
+        op.moveBefore(holding->getBody(), holding->getBody()->end());
+  }
+  ~TransformScriptsSetAside() {
+    for (Operation &op : llvm::make_early_inc_range(holding->getBody()->getOperations()))
+      op.moveBefore(module.getBody(), module.getBody()->end());
+  }
+
+private:
+  ModuleOp module;
+  OwningOpRef<ModuleOp> holding;
+};
+
 llvm::Error applyPipeline(ModuleOp module, llvm::StringRef pipeline) {
   auto spliced = takePreloads(*module.getContext(), pipeline);
   if (!spliced)
     return spliced.takeError();
   if (llvm::StringRef(spliced->rest).trim().empty())
     return llvm::Error::success();
+  // A pipeline that interprets the module's own schedule needs it in place.
+  std::optional<TransformScriptsSetAside> setAside;
+  if (!spliced->libraries.empty() ||
+      !llvm::StringRef(spliced->rest).contains("transform-interpreter"))
+    setAside.emplace(module);
 
   // Splice the schedules in, run, and take them out again.
   // Remembered by name: a pass of the pipeline may have erased them.
