@@ -69,6 +69,11 @@ static cl::opt<unsigned> topK("top", cl::desc("Features and alternatives per dec
                               cl::init(3), cl::sub(explainCommand), cl::cat(category()));
 static cl::opt<bool> explainJson("json", cl::desc("Print JSON"), cl::sub(explainCommand),
                                  cl::cat(category()));
+static cl::opt<bool> allowUnregistered(
+    "allow-unregistered-dialect",
+    cl::desc("Accept ops of dialects MLIR does not know (as mlir-opt's flag of that name); "
+             "passes treat them conservatively"),
+    cl::sub(selectCommand), cl::sub(explainCommand), cl::cat(category()));
 
 namespace {
 int commandError(StringRef tool, const Twine &message) {
@@ -94,6 +99,7 @@ std::optional<Loaded> load(StringRef tool, StringRef path, const SelectorOptions
   }
   loaded.selector = std::move(*selector);
   loaded.context = createContext();
+  loaded.context->allowUnregisteredDialects(allowUnregistered);
   registerPasses();
   auto module = loadModuleFile(*loaded.context, path);
   if (!module) {
