@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 
 namespace mqss {
 
@@ -49,7 +50,15 @@ struct PlanObserver {
   std::string function;
   /// Take this action at the first step instead of the policy's choice.
   const Action *forcedFirst = nullptr;
+  /// A fresh copy of the module planning started from. With it, an action
+  /// that fails is ruled out at that step and the policy decides again, on
+  /// the module rebuilt by replaying the actions before it (a failed pass
+  /// may leave the IR half rewritten). Without it, a failure is an error.
+  std::function<mlir::OwningOpRef<mlir::ModuleOp>()> restart;
 };
+
+/// Failed actions a plan rules out before giving up.
+constexpr unsigned kMaxFailedActions = 4;
 
 DecisionExplanation explainDecision(Policy &policy, const FeatureVector &features,
                                     const std::vector<bool> &mask, const Decision &decision,
@@ -91,6 +100,11 @@ std::pair<FeatureVector, std::vector<bool>> observe(mlir::ModuleOp module,
   return {encodeFeatures(summary, context), legalMask(summary, context.stage, context.history)};
 }
 
+void replaceModuleContents(mlir::ModuleOp module, mlir::OwningOpRef<mlir::ModuleOp> with) {
+  module.getBodyRegion().takeBody(with->getBodyRegion());
+  module->setAttrs(with.get()->getAttrs());
+}
+
 /// Greedy planning, applying each chosen action to \p module.
 llvm::Expected<std::vector<const Action *>> plan(mlir::ModuleOp module, Policy &policy,
                                                  llvm::StringRef target, unsigned maxSteps,
@@ -99,10 +113,14 @@ llvm::Expected<std::vector<const Action *>> plan(mlir::ModuleOp module, Policy &
   context.vectorBits = targetVectorBits(target);
   context.maxSteps = maxSteps;
   std::vector<const Action *> actions;
+  std::vector<const Action *> failedHere; // ruled out at this step
+  unsigned failures = 0;
   for (unsigned step = 0; step < maxSteps; ++step) {
     auto start = Clock::now();
     context.step = step;
     auto [features, mask] = observe(module, context);
+    for (const Action *failed : failedHere)
+      mask[actionIndex(*failed)] = false;
     Decision decision = policy.decide(features, mask);
     if (step == 0 && observer.forcedFirst) {
       unsigned index = actionIndex(*observer.forcedFirst);
@@ -127,10 +145,30 @@ llvm::Expected<std::vector<const Action *>> plan(mlir::ModuleOp module, Policy &
     if (decision.action->kind == ActionKind::Finish)
       return actions;
     auto applyStart = Clock::now();
-    if (llvm::Error error = applyAction(module, *decision.action))
-      return std::move(error);
+    llvm::Error error = applyAction(module, *decision.action);
     if (observer.passMicros)
       *observer.passMicros += microsSince(applyStart);
+    if (!error) {
+      failedHere.clear();
+      continue;
+    }
+    bool forced = step == 0 && observer.forcedFirst;
+    if (!observer.restart || forced || ++failures > kMaxFailedActions)
+      return std::move(error);
+    llvm::consumeError(std::move(error));
+    failedHere.push_back(decision.action);
+    actions.pop_back();
+    context.history.pop_back();
+    if (observer.explanations)
+      observer.explanations->pop_back();
+    replaceModuleContents(module, observer.restart());
+    auto replayStart = Clock::now();
+    for (const Action *action : actions)
+      if (llvm::Error replay = applyAction(module, *action))
+        return std::move(replay);
+    if (observer.passMicros)
+      *observer.passMicros += microsSince(replayStart);
+    --step; // decide this step again
   }
   actions.push_back(lookupAction("finish-O3"));
   return actions;
@@ -295,10 +333,6 @@ void restoreOrder(mlir::ModuleOp module, llvm::ArrayRef<std::string> order) {
   }
 }
 
-void replaceModuleContents(mlir::ModuleOp module, mlir::OwningOpRef<mlir::ModuleOp> with) {
-  module.getBodyRegion().takeBody(with->getBodyRegion());
-  module->setAttrs(with.get()->getAttrs());
-}
 } // namespace
 
 llvm::Expected<std::vector<const Action *>>
@@ -365,6 +399,9 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
     observer.explanations = explanations;
     observer.topK = topK;
     observer.function = decided.name;
+    observer.restart = [&, single = functions.size() == 1, name = decided.name] {
+      return single ? module.clone() : isolateFunction(module, name);
+    };
     auto actions = plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer);
     if (!actions)
       return selectorError("@" + decided.name + ": " + llvm::toString(actions.takeError()));
