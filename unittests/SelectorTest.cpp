@@ -2,6 +2,7 @@
 
 #include "mqss/Selector/Selector.h"
 
+#include "mqss/Actions/Sequence.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/IR/Summary.h"
@@ -123,6 +124,38 @@ TEST(Selector, AttributionIsGradientTimesInput) {
     ++checked;
   }
   EXPECT_GT(checked, 10u);
+}
+
+// A second affine loop tiling is masked after the first because it changes
+// nothing: checked here on the IR, so an MLIR that starts retiling tiled
+// bands fails this test instead of silently losing an option.
+TEST(Selector, LoopTilingIsMaskedOnceItHasRun) {
+  Fixture f;
+  auto module = f.load(MQSS_EXAMPLES "/matmul.mlir");
+  for (const char *name : {"linalg.to-affine", "loops.tile-32", "loops.canonicalize"})
+    ASSERT_FALSE(llvm::errorToBool(applyAction(*module, *lookupAction(name)))) << name;
+  std::string tiled;
+  llvm::raw_string_ostream(tiled) << *module;
+  for (const char *name : {"loops.tile-8", "loops.tile-32", "loops.tile-64"}) {
+    mlir::OwningOpRef<mlir::ModuleOp> again = module->clone();
+    ASSERT_FALSE(llvm::errorToBool(applyAction(*again, *lookupAction(name)))) << name;
+    std::string retiled;
+    llvm::raw_string_ostream(retiled) << *again;
+    EXPECT_EQ(retiled, tiled) << name << " changed a tiled nest";
+  }
+
+  IRSummary summary = summarize(*module);
+  std::vector<const Action *> untiled{lookupAction("linalg.to-affine")};
+  std::vector<const Action *> history{lookupAction("linalg.to-affine"),
+                                      lookupAction("loops.tile-32"),
+                                      lookupAction("loops.canonicalize")};
+  unsigned tile16 = actionIndex(*lookupAction("loops.tile-16"));
+  EXPECT_TRUE(legalMask(summary, Stage::Loops, untiled)[tile16]);
+  std::vector<bool> mask = legalMask(summary, Stage::Loops, history);
+  for (const char *name : {"loops.tile-8", "loops.tile-16", "loops.tile-32", "loops.tile-64"})
+    EXPECT_FALSE(mask[actionIndex(*lookupAction(name))]) << name;
+  EXPECT_TRUE(mask[actionIndex(*lookupAction("loops.unroll-4"))] ||
+              mask[actionIndex(*lookupAction("loops.vectorize-8"))]);
 }
 
 TEST(Selector, ExplanationsFollowTheDecisions) {

@@ -264,6 +264,16 @@ std::vector<bool> legalMask(const IRSummary &summary, Stage stage,
   std::vector<bool> mask = legalMask(summary, stage);
   if (!history.empty() && history.back()->category == ActionCategory::Cleanup)
     mask[actionIndex(*history.back())] = false;
+  // affine-loop-tile leaves tiled bands alone (their intra-tile loops are not
+  // hyper-rectangular): after one loop tiling, another changes nothing.
+  auto isLoopTiling = [](const Action &action) {
+    return action.stage == Stage::Loops && action.category == ActionCategory::Tile &&
+           llvm::StringRef(action.body).contains("affine-loop-tile");
+  };
+  if (llvm::any_of(history, [&](const Action *done) { return isLoopTiling(*done); }))
+    for (const Action &action : kCatalog)
+      if (isLoopTiling(action))
+        mask[actionIndex(action)] = false;
   return mask;
 }
 
