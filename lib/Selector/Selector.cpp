@@ -390,18 +390,17 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
   for (mlir::func::FuncOp function : functions) {
     FunctionSelection decided;
     decided.name = function.getSymName().str();
-    // A module with one function needs no isolating copy beyond the scratch.
-    mlir::OwningOpRef<mlir::ModuleOp> scratch =
-        functions.size() == 1 ? module.clone() : isolateFunction(module, decided.name);
     PlanObserver observer;
     observer.decisionMicros = &decided.decisionMicros;
     observer.passMicros = &selection.passMicros;
     observer.explanations = explanations;
     observer.topK = topK;
     observer.function = decided.name;
+    // A module with one function needs no isolating copy beyond the scratch.
     observer.restart = [&, single = functions.size() == 1, name = decided.name] {
       return single ? module.clone() : isolateFunction(module, name);
     };
+    mlir::OwningOpRef<mlir::ModuleOp> scratch = observer.restart();
     auto actions = plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer);
     if (!actions)
       return selectorError("@" + decided.name + ": " + llvm::toString(actions.takeError()));
