@@ -23,6 +23,17 @@ ModelMetadata freshMetadata() {
   return metadata;
 }
 
+/// A network whose parameters are drawn uniformly from [-range, range].
+ActorCritic randomNetwork(uint64_t seed, double range) {
+  configureTorchThreads();
+  torch::manual_seed(seed);
+  ActorCritic network(kNumFeatures, actionCatalog().size());
+  torch::NoGradGuard noGrad;
+  for (torch::Tensor &p : network->parameters())
+    p.uniform_(-range, range);
+  return network;
+}
+
 std::vector<bool> maskOf(std::initializer_list<const char *> names) {
   std::vector<bool> mask(actionCatalog().size(), false);
   for (const char *name : names)
@@ -62,14 +73,7 @@ TEST(Policy, NetworkIsSmallAndMasksIllegalActions) {
 }
 
 TEST(Policy, SaveLoadRoundTripGivesTheSameDecisions) {
-  configureTorchThreads();
-  torch::manual_seed(7);
-  ActorCritic network(kNumFeatures, actionCatalog().size());
-  {
-    torch::NoGradGuard noGrad;
-    for (torch::Tensor &p : network->parameters())
-      p.uniform_(-0.5, 0.5); // make decisions depend on the weights
-  }
+  ActorCritic network = randomNetwork(7, 0.5); // decisions depend on the weights
   std::string path = temporaryModel();
   ASSERT_FALSE(errorToBool(saveModel(network, freshMetadata(), path)));
   auto before = createNetworkPolicy(network, freshMetadata());
@@ -91,14 +95,8 @@ TEST(Policy, SaveLoadRoundTripGivesTheSameDecisions) {
 // Decisions run a plain C++ copy of the network (with a rational tanh); it
 // must give what libtorch's forward pass gives, the one training optimised.
 TEST(Policy, InferenceAgreesWithTheTorchForwardPass) {
-  configureTorchThreads();
-  torch::manual_seed(11);
-  ActorCritic network(kNumFeatures, actionCatalog().size());
-  {
-    torch::NoGradGuard noGrad;
-    for (torch::Tensor &p : network->parameters())
-      p.uniform_(-0.6, 0.6); // pre-activations well into tanh's saturation
-  }
+  // Pre-activations well into tanh's saturation.
+  ActorCritic network = randomNetwork(11, 0.6);
   auto policy = createNetworkPolicy(network, freshMetadata());
   std::vector<bool> mask(actionCatalog().size(), true);
   torch::Tensor maskTensor = torch::ones({int64_t(mask.size())}, torch::kBool);
