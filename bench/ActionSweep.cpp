@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchOptions.h"
 #include "mqss/Env/Environment.h"
 #include "mqss/Actions/Catalog.h"
 #include "mqss/Suite/Registry.h"
@@ -25,14 +26,27 @@
 
 using namespace mqss;
 
-static llvm::cl::opt<std::string> split("split", llvm::cl::init("train"));
-static llvm::cl::opt<std::string> size("size", llvm::cl::init("smallest"));
-static llvm::cl::opt<std::string> kernel("kernel", llvm::cl::init(""));
-static llvm::cl::opt<std::string> registryPath("registry", llvm::cl::init(""));
+static llvm::cl::opt<std::string> split(
+    "split", llvm::cl::init("train"),
+    llvm::cl::desc("Benchmark split: train, validation or test (empty: all)"),
+    llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<std::string>
+    size("size", llvm::cl::init("smallest"),
+         llvm::cl::desc("Kernel sizes: small, medium, large, or smallest (each "
+                        "kernel's smallest)"),
+         llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<std::string> kernel("kernel", llvm::cl::init(""),
+                                         llvm::cl::desc("Only this kernel"),
+                                         llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<std::string> registryPath(
+    "registry", llvm::cl::init(""),
+    llvm::cl::desc("Benchmark registry (default: the shipped one)"),
+    llvm::cl::cat(benchOptions()));
 
 int main(int argc, char **argv) {
-  llvm::cl::ParseCommandLineOptions(argc, argv, "Legal-action failure sweep\n");
-  auto registry = Registry::load(registryPath.empty() ? Registry::defaultPath() : registryPath);
+  parseBenchCommandLine(argc, argv, "Legal-action failure sweep\n");
+  auto registry = Registry::load(registryPath.empty() ? Registry::defaultPath()
+                                                      : registryPath);
   if (!registry) {
     llvm::errs() << llvm::toString(registry.takeError()) << "\n";
     return 1;

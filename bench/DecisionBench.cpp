@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchOptions.h"
 #include "mqss/Features/Encoder.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
@@ -23,14 +24,21 @@
 
 using namespace mqss;
 
-static llvm::cl::opt<std::string> input(llvm::cl::Positional,
-                                        llvm::cl::init(MQSS_EXAMPLES "/matmul.mlir"));
-static llvm::cl::opt<std::string> model("model", llvm::cl::init(""));
-static llvm::cl::opt<unsigned> iterations("iterations", llvm::cl::init(2000));
+static llvm::cl::opt<std::string>
+    input(llvm::cl::Positional, llvm::cl::init(MQSS_EXAMPLES "/matmul.mlir"),
+          llvm::cl::desc("<module.mlir>"), llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<std::string>
+    model("model", llvm::cl::init(""),
+          llvm::cl::desc("Model file (default: the shipped model)"),
+          llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<unsigned> iterations("iterations", llvm::cl::init(2000),
+                                          llvm::cl::desc("Timed decisions"),
+                                          llvm::cl::cat(benchOptions()));
 
 int main(int argc, char **argv) {
-  llvm::cl::ParseCommandLineOptions(argc, argv, "Decision latency\n");
-  auto policy = loadPolicy(model.empty() ? defaultModelPath() : std::string(model));
+  parseBenchCommandLine(argc, argv, "Decision latency\n");
+  auto policy =
+      loadPolicy(model.empty() ? defaultModelPath() : std::string(model));
   if (!policy) {
     llvm::errs() << llvm::toString(policy.takeError()) << "\n";
     return 1;
@@ -55,8 +63,10 @@ int main(int argc, char **argv) {
     Decision decision = (*policy)->decide(features, mask);
     auto end = std::chrono::steady_clock::now();
     checksum += actionIndex(*decision.action);
-    total.push_back(std::chrono::duration<double, std::micro>(end - start).count());
-    inference.push_back(std::chrono::duration<double, std::micro>(end - middle).count());
+    total.push_back(
+        std::chrono::duration<double, std::micro>(end - start).count());
+    inference.push_back(
+        std::chrono::duration<double, std::micro>(end - middle).count());
   }
   auto pct = [](std::vector<double> v, double p) {
     std::sort(v.begin(), v.end());

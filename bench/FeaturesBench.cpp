@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchOptions.h"
 #include "mqss/Features/Encoder.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
@@ -21,9 +22,13 @@
 
 using namespace mqss;
 
-static llvm::cl::opt<unsigned> blocks("blocks", llvm::cl::desc("repeated kernel bodies"),
-                                      llvm::cl::init(40));
-static llvm::cl::opt<unsigned> iterations("iterations", llvm::cl::init(2000));
+static llvm::cl::opt<unsigned> blocks("blocks",
+                                      llvm::cl::desc("repeated kernel bodies"),
+                                      llvm::cl::init(40),
+                                      llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<unsigned> iterations("iterations", llvm::cl::init(2000),
+                                          llvm::cl::desc("Timed encodings"),
+                                          llvm::cl::cat(benchOptions()));
 
 /// One function per block: a linalg.generic on tensors plus an affine nest.
 static std::string generateModule(unsigned count) {
@@ -59,7 +64,7 @@ func.func @f{0}(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %t: tensor<64x64xf
 }
 
 int main(int argc, char **argv) {
-  llvm::cl::ParseCommandLineOptions(argc, argv, "State encoder latency\n");
+  parseBenchCommandLine(argc, argv, "State encoder latency\n");
   auto context = createContext();
   auto module = loadModuleSource(*context, generateModule(blocks));
   if (!module) {

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchOptions.h"
 #include "mqss/Runtime/Harness.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -21,11 +22,12 @@
 
 using namespace mqss;
 
-static llvm::cl::opt<unsigned> repetitions("repetitions",
-                                           llvm::cl::desc("Overhead measurements"),
-                                           llvm::cl::init(30));
+static llvm::cl::opt<unsigned>
+    repetitions("repetitions", llvm::cl::desc("Overhead measurements"),
+                llvm::cl::init(30), llvm::cl::cat(benchOptions()));
 static llvm::cl::opt<std::string> target("target", llvm::cl::desc("JIT target"),
-                                         llvm::cl::init("host"));
+                                         llvm::cl::init("host"),
+                                         llvm::cl::cat(benchOptions()));
 
 static double percentile(std::vector<double> values, double p) {
   std::sort(values.begin(), values.end());
@@ -33,7 +35,8 @@ static double percentile(std::vector<double> values, double p) {
   return values[index];
 }
 
-static llvm::json::Object overhead(llvm::StringRef label, llvm::StringRef pipeline) {
+static llvm::json::Object overhead(llvm::StringRef label,
+                                   llvm::StringRef pipeline) {
   std::vector<double> wall, jit, compile;
   for (unsigned i = 0; i < repetitions; ++i) {
     RunRequest request;
@@ -66,7 +69,7 @@ static llvm::json::Object overhead(llvm::StringRef label, llvm::StringRef pipeli
 }
 
 int main(int argc, char **argv) {
-  llvm::cl::ParseCommandLineOptions(argc, argv, "MQSS harness benchmarks\n");
+  parseBenchCommandLine(argc, argv, "MQSS harness benchmarks\n");
   llvm::json::Array results;
   llvm::errs() << "overhead: naive candidate...\n";
   results.push_back(overhead("overhead-trivial-naive", "naive"));

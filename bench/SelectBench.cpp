@@ -18,12 +18,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchModules.h"
+#include "BenchOptions.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/Runtime/Pipeline.h"
 #include "mqss/Selector/Selector.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -39,18 +42,25 @@
 
 using namespace mqss;
 
-static llvm::cl::opt<unsigned> lines("lines", llvm::cl::desc("Lines of the generated module"),
-                                     llvm::cl::init(1000));
-static llvm::cl::opt<unsigned> iterations("iterations", llvm::cl::init(20));
-static llvm::cl::opt<std::string> target("target", llvm::cl::init("x86-avx2"));
+static llvm::cl::opt<unsigned>
+    lines("lines", llvm::cl::desc("Lines of the generated module"),
+          llvm::cl::init(1000), llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<unsigned> iterations("iterations", llvm::cl::init(20),
+                                          llvm::cl::desc("Timed selections"),
+                                          llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<std::string>
+    target("target", llvm::cl::init("x86-avx2"),
+           llvm::cl::desc("Target the policy decides for"),
+           llvm::cl::cat(benchOptions()));
 static llvm::cl::opt<std::string>
     shape("shape",
-          llvm::cl::desc("functions: PolyBench kernels, one function each (default); "
-                         "single: one large function"),
-          llvm::cl::init("functions"));
+          llvm::cl::desc("functions: PolyBench kernels, one function each "
+                         "(default); single: one large function"),
+          llvm::cl::init("functions"), llvm::cl::cat(benchOptions()));
 static llvm::cl::opt<std::string>
-    emitModule("emit-module", llvm::cl::desc("Also write the generated module to this file"),
-               llvm::cl::value_desc("path"));
+    emitModule("emit-module",
+               llvm::cl::desc("Also write the generated module to this file"),
+               llvm::cl::value_desc("path"), llvm::cl::cat(benchOptions()));
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -77,7 +87,7 @@ std::string runCapturingStderr(llvm::StringRef program, llvm::ArrayRef<llvm::Str
 } // namespace
 
 int main(int argc, char **argv) {
-  llvm::cl::ParseCommandLineOptions(argc, argv, "mqss select and mqss-select overheads\n");
+  parseBenchCommandLine(argc, argv, "mqss select and mqss-select overheads\n");
   auto context = createContext();
   registerPasses();
   unsigned functions = 1;
@@ -129,6 +139,21 @@ int main(int argc, char **argv) {
       decisions += function.decisionMicros.size();
   }
 
+  // Where the parse time goes: MLIR's parser alone, then its verifier.
+  std::vector<double> parseOnlyMs, verifyMs;
+  for (unsigned i = 0; i < iterations; ++i) {
+    auto start = Clock::now();
+    mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
+        source, mlir::ParserConfig(context.get(), /*verifyAfterParse=*/false));
+    parseOnlyMs.push_back(msSince(start));
+    start = Clock::now();
+    if (!module || mlir::failed(mlir::verify(*module))) {
+      llvm::errs() << "error: the generated module does not verify\n";
+      return 1;
+    }
+    verifyMs.push_back(msSince(start));
+  }
+
   // The pass inside an mqss-opt pipeline, timed by --mlir-timing.
   llvm::SmallString<128> modulePath;
   int fd = -1;
@@ -173,6 +198,8 @@ int main(int argc, char **argv) {
       {"select_excluding_passes_ms", llvm::json::Object{{"p50", percentile(overheadMs, 0.5)},
                                                         {"p90", percentile(overheadMs, 0.9)}}},
       {"parse_ms_p50", percentile(parseMs, 0.5)},
+      {"parse_breakdown_ms_p50", llvm::json::Object{{"parser", percentile(parseOnlyMs, 0.5)},
+                                                    {"verifier", percentile(verifyMs, 0.5)}}},
       {"decision_ms_p50", percentile(decisionMs, 0.5)},
       {"decision_us_per_step_p50", percentile(decisionMs, 0.5) * 1000 / std::max(1u, decisions)},
       {"pass_execution_ms_p50", percentile(passMs, 0.5)},

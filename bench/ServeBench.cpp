@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchOptions.h"
 #include "BenchModules.h"
 #include "mqss/IR/Context.h"
 
@@ -36,18 +37,31 @@
 
 using namespace mqss;
 
-static llvm::cl::opt<unsigned> clients("clients", llvm::cl::init(2));
-static llvm::cl::opt<unsigned> threads("server-threads", llvm::cl::init(2));
-static llvm::cl::opt<double> duration("duration", llvm::cl::desc("seconds"), llvm::cl::init(20));
-static llvm::cl::opt<double> warmup("warmup", llvm::cl::desc("seconds"), llvm::cl::init(3));
-static llvm::cl::opt<unsigned> lines("lines", llvm::cl::init(1000));
-static llvm::cl::opt<double> rate("rate", llvm::cl::desc("requests/s per client, 0: unlimited"),
-                                  llvm::cl::init(0));
-static llvm::cl::opt<bool>
-    unique("unique",
-           llvm::cl::desc("Make every request's module text unique (a comment line), so the "
-                          "server's decision cache never answers: the cold path (default)"),
-           llvm::cl::init(true));
+static llvm::cl::opt<unsigned>
+    clients("clients", llvm::cl::init(2),
+            llvm::cl::desc("Concurrent keep-alive clients"),
+            llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<unsigned> threads("server-threads", llvm::cl::init(2),
+                                       llvm::cl::desc("Server worker threads"),
+                                       llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<double>
+    duration("duration", llvm::cl::desc("Seconds of measured load"),
+             llvm::cl::init(20), llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<double>
+    warmup("warmup", llvm::cl::desc("Seconds of load before measuring"),
+           llvm::cl::init(3), llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<unsigned> lines("lines", llvm::cl::init(1000),
+                                     llvm::cl::desc("Lines of the module sent"),
+                                     llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<double>
+    rate("rate", llvm::cl::desc("requests/s per client, 0: unlimited"),
+         llvm::cl::init(0), llvm::cl::cat(benchOptions()));
+static llvm::cl::opt<bool> unique(
+    "unique",
+    llvm::cl::desc(
+        "Make every request's module text unique (a comment line), so the "
+        "server's decision cache never answers: the cold path (default)"),
+    llvm::cl::init(true), llvm::cl::cat(benchOptions()));
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -56,7 +70,8 @@ double percentile(std::vector<double> values, double p) {
   if (values.empty())
     return 0;
   std::sort(values.begin(), values.end());
-  return values[std::min(values.size() - 1, size_t(p * (values.size() - 1) + 0.5))];
+  return values[std::min(values.size() - 1,
+                         size_t(p * (values.size() - 1) + 0.5))];
 }
 
 double rssMiB(pid_t pid) {
@@ -107,7 +122,7 @@ pid_t startServer(int &port, std::string &db) {
 } // namespace
 
 int main(int argc, char **argv) {
-  llvm::cl::ParseCommandLineOptions(argc, argv, "mqss serve under load\n");
+  parseBenchCommandLine(argc, argv, "mqss serve under load\n");
   auto context = createContext();
   unsigned functions = 0;
   std::string module = buildPolyBenchModule(*context, lines, functions);

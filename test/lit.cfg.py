@@ -12,6 +12,7 @@ config.test_exec_root = os.path.join(config.mqss_obj_root, "test")
 
 # Longer names first: lit substitutes in order and %mqss is their prefix.
 config.substitutions.append(("%mqss-opt", os.path.join(config.mqss_tools_dir, "mqss-opt")))
+config.substitutions.append(("%mqss-bench", os.path.join(config.mqss_tools_dir, "mqss-bench")))
 config.substitutions.append(
     ("%mqss-plugin", os.path.join(config.mqss_obj_root, "lib", "libMQSSPlugin.so")))
 config.substitutions.append(("%mqss", os.path.join(config.mqss_tools_dir, "mqss")))
