@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -181,6 +182,39 @@ std::vector<mlir::func::FuncOp> definedFunctions(mlir::ModuleOp module) {
     if (!function.isExternal())
       functions.push_back(function);
   return functions;
+}
+
+/// For a module with nothing to decide: what it holds instead, so that the
+/// user learns which of their functions were passed over and why.
+std::string whatIsThereInstead(mlir::ModuleOp module) {
+  std::string lowered, nested, declared;
+  for (mlir::Operation &op : module.getBody()->getOperations()) {
+    auto name = op.getAttrOfType<mlir::StringAttr>(mlir::SymbolTable::getSymbolAttrName());
+    auto add = [&](std::string &list) {
+      if (name && list.size() < 60)
+        list += (list.empty() ? "@" : ", @") + name.getValue().str();
+    };
+    if (llvm::isa<mlir::func::FuncOp>(op)) // all external, or there would be work
+      add(declared);
+    else if (auto function = llvm::dyn_cast<mlir::FunctionOpInterface>(op);
+             function && !function.isExternal())
+      add(lowered);
+    else if (auto inner = llvm::dyn_cast<mlir::ModuleOp>(op);
+             inner && !definedFunctions(inner).empty())
+      nested += nested.empty() ? (name ? "@" + name.getValue().str() : "<unnamed>") : ", ...";
+  }
+  std::string hint;
+  if (!lowered.empty())
+    hint += "; " + lowered + (lowered.find(',') == std::string::npos ? " is" : " are") +
+            " not a func.func (already lowered, e.g. to the LLVM dialect): there is no "
+            "pass pipeline left to choose";
+  if (!nested.empty())
+    hint += "; functions in nested module " + nested +
+            " are not decided at the top level: give that module on its own, or nest the "
+            "pass (builtin.module(builtin.module(mqss-select)))";
+  if (!declared.empty() && hint.empty())
+    hint += "; it only declares " + declared;
+  return hint;
 }
 
 /// Adds the root names of the symbols \p attr refers to. References sit in
@@ -385,7 +419,8 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
                  std::vector<DecisionExplanation> *explanations, unsigned topK) {
   std::vector<mlir::func::FuncOp> functions = definedFunctions(module);
   if (functions.empty())
-    return selectorError("the module has no function with a body to optimize");
+    return selectorError("the module has no function with a body to optimize" +
+                         whatIsThereInstead(module));
   Selection selection;
   for (mlir::func::FuncOp function : functions) {
     FunctionSelection decided;
