@@ -117,16 +117,17 @@ llvm::Expected<std::vector<const Action *>> planDefault(mlir::ModuleOp module) {
 
 llvm::Expected<std::vector<const Action *>>
 planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences) {
-  std::vector<const Action *> plan;
+  std::vector<const Action *> plan, failed;
   // At each step the first action of the list that is legal here (in this
-  // stage's pool, mask true) and not yet applied is taken; a finish action
-  // ends the plan. The list is normally ordered by stage.
-  for (size_t guard = 0; guard <= preferences.size(); ++guard) {
+  // stage's pool, mask true) and neither applied nor failed is taken; a
+  // finish action ends the plan. The list is normally ordered by stage.
+  while (plan.size() + failed.size() <= preferences.size()) {
     IRSummary summary = summarize(module);
     std::vector<bool> mask = legalMask(summary, summary.stage());
     const Action *next = nullptr;
     for (const Action *action : preferences)
-      if (mask[actionIndex(*action)] && !llvm::is_contained(plan, action)) {
+      if (mask[actionIndex(*action)] && !llvm::is_contained(plan, action) &&
+          !llvm::is_contained(failed, action)) {
         next = action;
         break;
       }
@@ -135,8 +136,21 @@ planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences) 
     plan.push_back(next);
     if (next->kind == ActionKind::Finish)
       break;
-    if (llvm::Error error = applyAction(module, *next))
+    mlir::OwningOpRef<mlir::ModuleOp> before = module.clone();
+    llvm::Error error = applyAction(module, *next);
+    if (!error)
+      continue;
+    // An upstream pass that fails on this module (a limitation or a bug,
+    // e.g. affine-super-vectorize on a reduction into a smaller buffer) is
+    // passed over, as the policy's plan passes over a failed action: the
+    // list goes on with its next preference, from the IR before it.
+    if (failed.size() == kMaxFailedActions)
       return std::move(error);
+    llvm::consumeError(std::move(error));
+    plan.pop_back();
+    failed.push_back(next);
+    module.getBodyRegion().takeBody(before->getBodyRegion());
+    module->setAttrs(before.get()->getAttrDictionary());
   }
   return plan;
 }

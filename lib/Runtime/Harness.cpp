@@ -330,12 +330,14 @@ int MeasurementChild::run() {
   (*entry)->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(context.get()));
 
-  enterPhase("resolve");
+  enterPhase("resolve:candidate");
   auto candidateResolved = resolve(request.pipeline);
   if (!candidateResolved)
     return finishWithError(candidateResolved.takeError(), RunStatus::InvalidPipeline);
   std::optional<ResolvedPipeline> baselineResolved;
   if (request.baseline) {
+    // Named apart: a failure here is the baseline's, not the candidate's.
+    enterPhase("resolve:baseline");
     auto resolved = resolve(*request.baseline);
     if (!resolved)
       return finishWithError(resolved.takeError(), RunStatus::InvalidPipeline);

@@ -58,9 +58,6 @@ struct PlanObserver {
   std::function<mlir::OwningOpRef<mlir::ModuleOp>()> restart;
 };
 
-/// Failed actions a plan rules out before giving up.
-constexpr unsigned kMaxFailedActions = 4;
-
 DecisionExplanation explainDecision(Policy &policy, const FeatureVector &features,
                                     const std::vector<bool> &mask, const Decision &decision,
                                     unsigned topK) {

@@ -29,7 +29,8 @@ std::vector<const Action *> defaultSequence();
 
 /// Plans a sequence from an ordered preference list: at each step the first
 /// action of the list that is legal on the current IR and not yet applied
-/// (applies it to \p module while planning).
+/// (applies it to \p module while planning). An action whose passes fail on
+/// the module is left out, and the list goes on from the IR before it.
 llvm::Expected<std::vector<const Action *>>
 planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences);
 

@@ -52,6 +52,11 @@ struct Action {
   std::string pipelineFragment() const;
 };
 
+/// How many failed actions a plan passes over before it gives up: an
+/// upstream pass may fail on some module (a limitation or a bug), and both
+/// the policy's plan and the baselines' then go on without that action.
+constexpr unsigned kMaxFailedActions = 4;
+
 /// Every action, in a fixed order (the policy's output index).
 llvm::ArrayRef<Action> actionCatalog();
 /// Index of an action in the catalog.
