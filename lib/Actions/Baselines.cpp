@@ -190,10 +190,16 @@ llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module,
                                                  llvm::StringRef spec,
                                                  unsigned *llvmOptLevel) {
   spec = spec.trim();
+  if (!isNamedPipeline(spec))
+    return spec.str();
+  std::string frontend = frontendLoweringPipeline(module);
   std::vector<const Action *> actions;
   if (spec == "default" || spec.starts_with("expert:") || spec.starts_with("plan:")) {
     // Planned on a copy: masks are evaluated on the IR each action produces.
     mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
+    if (!frontend.empty())
+      if (llvm::Error error = applyPipeline(*scratch, frontend))
+        return std::move(error);
     llvm::Expected<std::vector<const Action *>> plan = std::vector<const Action *>();
     if (spec == "default") {
       plan = planDefault(*scratch);
@@ -214,14 +220,15 @@ llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module,
     if (!parsed)
       return parsed.takeError();
     actions = std::move(*parsed);
-  } else {
-    return spec.str();
   }
   if (llvmOptLevel && llvm::any_of(actions, [](const Action *a) {
         return a->kind == ActionKind::Finish;
       }))
     *llvmOptLevel = llvmOptLevelFor(actions);
-  return pipelineForActions(actions);
+  auto pipeline = pipelineForActions(actions);
+  if (!pipeline)
+    return pipeline.takeError();
+  return joinPipelines(frontend, *pipeline);
 }
 
 void useNamedPipelines(RunRequest &request) {

@@ -209,6 +209,28 @@ llvm::Error applyPipeline(ModuleOp module, llvm::StringRef pipeline) {
   return error;
 }
 
+std::string frontendLoweringPipeline(ModuleOp module) {
+  bool tosa = false;
+  module.walk([&](Operation *op) {
+    tosa = op->getDialect() && op->getDialect()->getNamespace() == "tosa";
+    return tosa ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!tosa)
+    return "";
+  // The passes of upstream's tosa-to-linalg-pipeline, without its
+  // tosa-validate: that checks a TOSA profile, and the default one rejects
+  // f32. Then constants, shape ops and control flow.
+  return "func.func(tosa-optional-decompositions,tosa-infer-shapes,"
+         "tosa-make-broadcastable,tosa-to-linalg-named,tosa-layerwise-constant-fold,"
+         "tosa-make-broadcastable,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,tosa-to-scf)";
+}
+
+std::string joinPipelines(llvm::StringRef first, llvm::StringRef second) {
+  if (first.empty() || second.empty())
+    return (first + second).str();
+  return (first + "," + second).str();
+}
+
 std::string mandatoryLoweringPipeline(bool bufferize) {
   std::string pipeline;
   if (bufferize)
@@ -300,7 +322,9 @@ llvm::Error lowerToLLVMDialect(ModuleOp module) {
   eraseTransformSchedules(module);
   if (llvm::Error error = lowerMultiReductions(module))
     return error;
-  return runPipeline(module, mandatoryLoweringPipeline(containsTensors(module)),
+  return runPipeline(module,
+                     joinPipelines(frontendLoweringPipeline(module),
+                                   mandatoryLoweringPipeline(containsTensors(module))),
                      PipelineFailure::LoweringFailed, "lowering to LLVM");
 }
 

@@ -418,6 +418,9 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
   if (functions.empty())
     return selectorError("the module has no function with a body to optimize" +
                          whatIsThereInstead(module));
+  // A frontend dialect (TOSA) is lowered in each scratch module before the
+  // first decision, and the pipelines begin with that lowering.
+  std::string frontend = frontendLoweringPipeline(module);
   Selection selection;
   for (mlir::func::FuncOp function : functions) {
     FunctionSelection decided;
@@ -429,10 +432,21 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
     observer.topK = topK;
     observer.function = decided.name;
     // A module with one function needs no isolating copy beyond the scratch.
-    observer.restart = [&, single = functions.size() == 1, name = decided.name] {
+    auto isolate = [&, single = functions.size() == 1, name = decided.name] {
       return single ? module.clone() : isolateFunction(module, name);
     };
-    mlir::OwningOpRef<mlir::ModuleOp> scratch = observer.restart();
+    mlir::OwningOpRef<mlir::ModuleOp> scratch = isolate();
+    if (!frontend.empty())
+      if (llvm::Error error = applyPipeline(*scratch, frontend))
+        return selectorError("@" + decided.name + ": " + llvm::toString(std::move(error)));
+    observer.restart = [&, isolate] {
+      mlir::OwningOpRef<mlir::ModuleOp> again = isolate();
+      // It lowered this same IR a moment ago; were it to fail now, the
+      // replayed actions would fail on the unlowered IR and say so.
+      if (!frontend.empty())
+        llvm::consumeError(applyPipeline(*again, frontend));
+      return again;
+    };
     auto actions = plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer);
     if (!actions)
       return selectorError("@" + decided.name + ": " + llvm::toString(actions.takeError()));
@@ -440,7 +454,7 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
     auto pipeline = pipelineForActions(decided.actions);
     if (!pipeline)
       return pipeline.takeError();
-    decided.pipeline = std::move(*pipeline);
+    decided.pipeline = joinPipelines(frontend, *pipeline);
     for (double us : decided.decisionMicros)
       selection.decisionMicros += us;
     selection.functions.push_back(std::move(decided));

@@ -52,8 +52,10 @@ bool isNamedPipeline(llvm::StringRef spec);
 llvm::Error validateNamedPipeline(llvm::StringRef spec);
 
 /// Resolves \p spec for \p module to pipeline text (see isNamedPipeline);
-/// other text is returned as written. \p llvmOptLevel is set when the spec
-/// fixes one (a finish action).
+/// other text is returned as written. A named spec on a module in a frontend
+/// dialect begins with its lowering (frontendLoweringPipeline) and is
+/// planned on the lowered IR. \p llvmOptLevel is set when the spec fixes one
+/// (a finish action).
 llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module,
                                                  llvm::StringRef spec,
                                                  unsigned *llvmOptLevel = nullptr);

@@ -49,6 +49,15 @@ llvm::Error validatePipeline(mlir::MLIRContext &context,
 /// Runs \p pipeline (normalised text) on \p module, verifying after each pass.
 llvm::Error applyPipeline(mlir::ModuleOp module, llvm::StringRef pipeline);
 
+/// Passes that take a frontend's dialect to where the stages start (linalg
+/// on tensors): TOSA, as TFLite and torch-mlir's TOSA backend emit it. Empty
+/// when \p module holds none. Selections and named baselines begin with it,
+/// and the mandatory lowering runs it on whatever a pipeline left.
+std::string frontendLoweringPipeline(mlir::ModuleOp module);
+
+/// \p first, then \p second: pipeline texts joined, either may be empty.
+std::string joinPipelines(llvm::StringRef first, llvm::StringRef second);
+
 /// The mandatory lowering as pipeline text; \p bufferize prepends one-shot
 /// bufferization across function boundaries (identity layouts).
 std::string mandatoryLoweringPipeline(bool bufferize);
