@@ -233,7 +233,9 @@ llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module,
 
 void useNamedPipelines(RunRequest &request) {
   request.resolvePipeline =
-      [](mlir::ModuleOp module, llvm::StringRef spec) -> llvm::Expected<ResolvedPipeline> {
+      [](mlir::ModuleOp module, llvm::StringRef spec,
+         llvm::StringRef /*target: the baselines are the same for all*/)
+      -> llvm::Expected<ResolvedPipeline> {
     unsigned level = 0;
     auto text = resolveNamedPipeline(module, spec, &level);
     if (!text)

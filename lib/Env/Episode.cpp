@@ -96,15 +96,17 @@ llvm::json::Object playEpisode(mlir::ModuleOp module, const RunRequest &kernel,
 void usePolicyPipelines(RunRequest &request) {
   useNamedPipelines(request);
   PipelineResolver named = request.resolvePipeline;
-  std::string target = request.target;
-  request.resolvePipeline = [named, target](mlir::ModuleOp module, llvm::StringRef spec)
-      -> llvm::Expected<ResolvedPipeline> {
+  // The target is the request's when it is resolved, not when this is
+  // installed: `mqss run` and `mqss bench run` set it afterwards, and then
+  // timed the host's decisions for any other target.
+  request.resolvePipeline = [named](mlir::ModuleOp module, llvm::StringRef spec,
+                                    llvm::StringRef target) -> llvm::Expected<ResolvedPipeline> {
     llvm::StringRef rest = spec.trim();
     if (rest != "policy" && !rest.starts_with("policy:"))
-      return named(module, spec);
+      return named(module, spec, target);
     SelectorOptions options;
     options.modelPath = rest.consume_front("policy:") ? rest.str() : defaultModelPath();
-    options.target = target;
+    options.target = target.str();
     auto created = Selector::create(options);
     if (!created)
       return created.takeError();

@@ -176,7 +176,7 @@ llvm::Error MeasurementChild::checkEntryUnchanged(ModuleOp transformed,
 llvm::Expected<ResolvedPipeline> MeasurementChild::resolve(llvm::StringRef spec) {
   ResolvedPipeline resolved{spec.str(), std::nullopt};
   if (request.resolvePipeline) {
-    auto named = request.resolvePipeline(*module, spec);
+    auto named = request.resolvePipeline(*module, spec, request.target);
     if (!named)
       return llvm::make_error<PipelineError>(PipelineFailure::Invalid,
                                              llvm::toString(named.takeError()));

@@ -100,11 +100,12 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
     useNamedPipelines(request);
     PipelineResolver named = request.resolvePipeline;
     ResolvedPipeline candidate = harnessPipeline(candidates[i]);
-    request.resolvePipeline = [named, candidate](mlir::ModuleOp module, llvm::StringRef spec)
+    request.resolvePipeline = [named, candidate](mlir::ModuleOp module, llvm::StringRef spec,
+                                                 llvm::StringRef target)
         -> llvm::Expected<ResolvedPipeline> {
       if (spec == "mqss:guard-candidate")
         return candidate;
-      return named(module, spec);
+      return named(module, spec, target);
     };
     RunReport report = runMeasurement(request);
     if (!report.ok() || !report.speedup) {

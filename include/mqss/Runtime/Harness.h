@@ -55,9 +55,10 @@ struct ResolvedPipeline {
 };
 
 /// Turns what the user wrote (a name such as `default`, or pipeline text) into
-/// a pipeline for this module. Runs inside the measurement child.
-using PipelineResolver =
-    std::function<llvm::Expected<ResolvedPipeline>(mlir::ModuleOp, llvm::StringRef)>;
+/// a pipeline for this module and the request's target (a policy decides per
+/// target). Runs inside the measurement child.
+using PipelineResolver = std::function<llvm::Expected<ResolvedPipeline>(
+    mlir::ModuleOp, llvm::StringRef spec, llvm::StringRef target)>;
 
 struct RunRequest {
   std::string inputPath;
