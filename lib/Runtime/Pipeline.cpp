@@ -15,7 +15,10 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <optional>
 
 using namespace mlir;
 
@@ -70,6 +73,39 @@ llvm::Error validatePipeline(MLIRContext &context, llvm::StringRef pipeline) {
   return parseInto(pm, pipeline);
 }
 
+/// Runs \p pm on \p module. Upstream passes can crash on IR they do not
+/// expect (MLIR 19's affine-super-vectorize on some tiled nests, for one).
+/// In a single-threaded context such a crash is recovered from: the result
+/// is std::nullopt, and the module's half-rewritten body is detached and
+/// leaked, since destroying it could crash again, leaving the module empty
+/// for the caller to restore. A multithreaded context runs nested passes on
+/// other threads, where a crash cannot be recovered; there it just runs.
+static std::optional<LogicalResult> runRecoveringFromCrashes(PassManager &pm,
+                                                             ModuleOp module) {
+  if (module.getContext()->isMultithreadingEnabled())
+    return pm.run(module);
+  // Inside another recovery context (a nested run), that one recovers.
+  if (llvm::CrashRecoveryContext::GetCurrent())
+    return pm.run(module);
+  // The signal handlers are installed for the run only: a sandboxed child
+  // resets them (so that generated code's crashes end the child), and
+  // nothing outside pass execution is meant to be recovered.
+  llvm::CrashRecoveryContext::Enable();
+  LogicalResult result = failure();
+  bool completed;
+  {
+    llvm::CrashRecoveryContext recovery;
+    completed = recovery.RunSafely([&] { result = pm.run(module); });
+  }
+  llvm::CrashRecoveryContext::Disable();
+  if (completed)
+    return result;
+  auto *abandoned = new Region(); // never freed: its ops may be inconsistent
+  abandoned->takeBody(module.getBodyRegion());
+  module.getBodyRegion().push_back(new Block());
+  return std::nullopt;
+}
+
 static llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
                                PipelineFailure failureKind,
                                llvm::StringRef what) {
@@ -79,7 +115,13 @@ static llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
     return error;
   pm.enableVerifier(true);
   DiagnosticCollector diagnostics(context);
-  if (failed(pm.run(module))) {
+  std::optional<LogicalResult> result = runRecoveringFromCrashes(pm, module);
+  if (!result)
+    return pipelineError(failureKind,
+                         llvm::formatv("{0} crashed on this module (a bug in an upstream "
+                                       "pass); the half-rewritten module was set aside\n{1}",
+                                       what, diagnostics.take()));
+  if (failed(*result)) {
     std::string text = diagnostics.take();
     if (text.empty())
       text = "a pass failed without a diagnostic\n";
