@@ -75,14 +75,18 @@ llvm::Error validatePipeline(MLIRContext &context, llvm::StringRef pipeline) {
 
 /// Runs \p pm on \p module. Upstream passes can crash on IR they do not
 /// expect (MLIR 19's affine-super-vectorize on some tiled nests, for one).
-/// In a single-threaded context such a crash is recovered from: the result
-/// is std::nullopt, and the module's half-rewritten body is detached and
-/// leaked, since destroying it could crash again, leaving the module empty
-/// for the caller to restore. A multithreaded context runs nested passes on
-/// other threads, where a crash cannot be recovered; there it just runs.
+/// When the run stays on this thread, such a crash is recovered from: the
+/// result is std::nullopt, and the module's half-rewritten body is detached
+/// and leaked, since destroying it could crash again, leaving the module
+/// empty for the caller to restore. A multithreaded context spreads nested
+/// pipelines and verification over the isolated ops (functions) of the
+/// module; with more than one, other threads could still be working on the
+/// module when this one unwinds, so then it just runs.
 static std::optional<LogicalResult> runRecoveringFromCrashes(PassManager &pm,
                                                              ModuleOp module) {
-  if (module.getContext()->isMultithreadingEnabled())
+  auto isolated = [](Operation &op) { return op.hasTrait<OpTrait::IsIsolatedFromAbove>(); };
+  if (module.getContext()->isMultithreadingEnabled() &&
+      llvm::count_if(module.getBody()->getOperations(), isolated) > 1)
     return pm.run(module);
   // Inside another recovery context (a nested run), that one recovers.
   if (llvm::CrashRecoveryContext::GetCurrent())
