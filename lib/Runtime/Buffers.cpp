@@ -336,9 +336,15 @@ resolveShape(const ValueSpec &spec, llvm::StringRef name,
   if (given == options.shapes.end()) {
     if (!spec.hasDynamicShape())
       return spec.shape;
+    // One size per dimension: N, D0xD1, D0xD1xD2, D0xD1x...xD3.
+    unsigned rank = spec.rank();
+    std::string sizes = rank == 1 ? "N" : "D0";
+    for (unsigned d = 1; d < rank; ++d)
+      if (rank <= 3 || d == 1 || d == rank - 1)
+        sizes += (rank > 3 && d == rank - 1 ? "x...xD" : "xD") + std::to_string(d);
     return optionError(llvm::formatv(
-        "{0} has dynamic shape {1}: give its sizes with --shape={0}=D0x...xD{2}",
-        name, spec.typeText, spec.rank() - 1));
+        "{0} has dynamic shape {1}: give its sizes with --shape={0}={2}", name,
+        spec.typeText, sizes));
   }
   const std::vector<int64_t> &sizes = given->second;
   std::vector<int64_t> shape = spec.shape;

@@ -6,6 +6,8 @@
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Object/ObjectFile.h"
@@ -14,6 +16,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <dlfcn.h>
 
 namespace mqss {
 
@@ -81,6 +84,22 @@ size_t allocation::liveCount() { return allocationState().live.size(); }
 //===----------------------------------------------------------------------===//
 
 CompiledKernel::~CompiledKernel() = default;
+
+/// Functions \p module only declares that neither the harness nor this
+/// process (libc, libm, the MLIR runtime libraries) defines: calls to them
+/// cannot be linked.
+static std::vector<std::string> unresolvableDeclarations(mlir::ModuleOp module) {
+  static constexpr llvm::StringLiteral harnessDefined[] = {"malloc", "calloc", "aligned_alloc",
+                                                           "realloc", "free"};
+  std::vector<std::string> names;
+  for (auto function : module.getOps<mlir::LLVM::LLVMFuncOp>()) {
+    std::string name = function.getName().str();
+    if (function.isExternal() && !llvm::is_contained(harnessDefined, name) &&
+        !dlsym(RTLD_DEFAULT, name.c_str()))
+      names.push_back("@" + name);
+  }
+  return names;
+}
 
 static llvm::Expected<uint64_t> textSectionBytes(mlir::ExecutionEngine &engine) {
   llvm::SmallString<128> path;
@@ -153,12 +172,23 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
 
   std::string cInterface = ("_mlir_ciface_" + entry).str();
   auto entryFn = kernel->engine->lookupPacked(cInterface);
-  if (!entryFn)
+  if (!entryFn) {
+    // Linking fails as a whole, and the engine then blames the entry point.
+    if (std::vector<std::string> missing = unresolvableDeclarations(module); !missing.empty()) {
+      llvm::consumeError(entryFn.takeError());
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          llvm::formatv("the kernel calls {0}, declared without a body and defined by no "
+                        "library the JIT can see (libc, libm, MLIR's runtime): give {1} a "
+                        "definition in the module",
+                        llvm::join(missing, ", "), missing.size() == 1 ? "it" : "them"));
+    }
     return llvm::joinErrors(
         llvm::createStringError(
             llvm::inconvertibleErrorCode(),
             llvm::formatv("entry @{0} has no C interface after lowering", entry)),
         entryFn.takeError());
+  }
   kernel->entryFn = *entryFn;
   kernel->jitMs = std::chrono::duration<double, std::milli>(
                       std::chrono::steady_clock::now() - start)
