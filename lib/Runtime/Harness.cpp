@@ -307,6 +307,9 @@ int MeasurementChild::run() {
   if (!loaded)
     return finishWithError(loaded.takeError(), RunStatus::ParseError);
   module = std::move(*loaded);
+  // Declarations nothing calls cannot matter to the kernel; those with
+  // tensors would stop every variant's bufferization.
+  eraseUnusedTensorDeclarations(*module);
 
   auto entry = selectEntry(*module, request.entry);
   if (!entry)

@@ -5,6 +5,7 @@
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Diagnostics.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -271,6 +272,16 @@ std::string frontendLoweringPipeline(ModuleOp module) {
          "tosa-make-broadcastable,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,tosa-to-scf)";
 }
 
+void eraseUnusedTensorDeclarations(ModuleOp module) {
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  for (auto function : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (function.isExternal() &&
+        (llvm::any_of(function.getArgumentTypes(), isTensor) ||
+         llvm::any_of(function.getResultTypes(), isTensor)) &&
+        SymbolTable::symbolKnownUseEmpty(function, module))
+      function.erase();
+}
+
 std::string joinPipelines(llvm::StringRef first, llvm::StringRef second) {
   if (first.empty() || second.empty())
     return (first + second).str();
@@ -366,6 +377,7 @@ static llvm::Error lowerMultiReductions(ModuleOp module) {
 
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
   eraseTransformSchedules(module);
+  eraseUnusedTensorDeclarations(module);
   if (llvm::Error error = lowerMultiReductions(module))
     return error;
   return runPipeline(module,

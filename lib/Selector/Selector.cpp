@@ -364,6 +364,31 @@ void restoreOrder(mlir::ModuleOp module, llvm::ArrayRef<std::string> order) {
   }
 }
 
+/// Clones back the declarations of \p original that \p merged lacks, each
+/// before the op that follows it in \p original: a function's scratch
+/// module declares only what the function uses, so a declaration nothing
+/// uses would otherwise vanish from the result.
+void restoreDeclarations(mlir::ModuleOp merged, mlir::ModuleOp original) {
+  mlir::SymbolTable symbols(merged);
+  mlir::Operation *next = nullptr; // in merged, the op after the one at hand
+  for (mlir::Operation &op : llvm::reverse(original.getBody()->getOperations())) {
+    auto symbol = llvm::dyn_cast<mlir::SymbolOpInterface>(&op);
+    if (!symbol)
+      continue;
+    if (mlir::Operation *present = symbols.lookup(symbol.getName())) {
+      next = present;
+      continue;
+    }
+    auto function = llvm::dyn_cast<mlir::func::FuncOp>(&op);
+    if (!function || !function.isExternal())
+      continue;
+    mlir::Operation *copy = op.clone();
+    merged.getBody()->getOperations().insert(
+        next ? next->getIterator() : merged.getBody()->end(), copy);
+    next = copy;
+  }
+}
+
 } // namespace
 
 llvm::Expected<std::vector<const Action *>>
@@ -433,7 +458,11 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
     observer.function = decided.name;
     // A module with one function needs no isolating copy beyond the scratch.
     auto isolate = [&, single = functions.size() == 1, name = decided.name] {
-      return single ? module.clone() : isolateFunction(module, name);
+      if (!single)
+        return isolateFunction(module, name);
+      mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+      eraseUnusedTensorDeclarations(*copy); // restored by install()
+      return copy;
     };
     mlir::OwningOpRef<mlir::ModuleOp> scratch = isolate();
     if (!frontend.empty())
@@ -499,6 +528,7 @@ llvm::Error Selector::install(mlir::ModuleOp module,
                               std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results,
                               Selection &selection) {
   if (results.size() == 1) {
+    restoreDeclarations(*results.front(), module);
     replaceModuleContents(module, std::move(results.front()));
     return llvm::Error::success();
   }
@@ -510,6 +540,7 @@ llvm::Error Selector::install(mlir::ModuleOp module,
     if (llvm::Error error = mergeFunction(*merged, *results[i], order[i], order))
       return error;
   restoreOrder(*merged, order);
+  restoreDeclarations(*merged, module);
   if (mlir::succeeded(mlir::verify(*merged))) {
     replaceModuleContents(module, std::move(merged));
     return llvm::Error::success();
@@ -529,9 +560,15 @@ llvm::Error Selector::install(mlir::ModuleOp module,
 llvm::Error Selector::apply(mlir::ModuleOp module, Selection &selection) {
   if (selection.functions.empty())
     return selectorError("the selection is empty");
-  if (selection.uniform())
-    return applyPipeline(module, selection.functions.front().pipeline);
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results;
+  if (selection.uniform()) {
+    mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+    eraseUnusedTensorDeclarations(*copy);
+    if (llvm::Error error = applyPipeline(*copy, selection.functions.front().pipeline))
+      return error;
+    results.push_back(std::move(copy));
+    return install(module, std::move(results), selection);
+  }
   for (const FunctionSelection &function : selection.functions) {
     mlir::OwningOpRef<mlir::ModuleOp> copy = isolateFunction(module, function.name);
     if (llvm::Error error = applyPipeline(*copy, function.pipeline))

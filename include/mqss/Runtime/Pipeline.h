@@ -58,6 +58,12 @@ std::string frontendLoweringPipeline(mlir::ModuleOp module);
 /// \p first, then \p second: pipeline texts joined, either may be empty.
 std::string joinPipelines(llvm::StringRef first, llvm::StringRef second);
 
+/// Erases the functions of \p module that have no body, a tensor in their
+/// signature and no use. One-shot bufferization across function boundaries
+/// refuses every bodiless function that returns a tensor, used or not, and
+/// an unused declaration has nothing to lower.
+void eraseUnusedTensorDeclarations(mlir::ModuleOp module);
+
 /// The mandatory lowering as pipeline text; \p bufferize prepends one-shot
 /// bufferization across function boundaries (identity layouts).
 std::string mandatoryLoweringPipeline(bool bufferize);
