@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
 
 #include <optional>
 
@@ -72,6 +73,31 @@ static llvm::Error parseInto(PassManager &pm, llvm::StringRef pipeline) {
 llvm::Error validatePipeline(MLIRContext &context, llvm::StringRef pipeline) {
   PassManager pm(&context);
   return parseInto(pm, pipeline);
+}
+
+/// What to do about an op that one-shot bufferization left alone ("op was
+/// not bufferized"): MLIR 19 has no bufferization for some ops frontends
+/// emit. Empty when \p diagnostics are about something else.
+static std::string bufferizationHint(llvm::StringRef diagnostics) {
+  if (!diagnostics.contains("op was not bufferized"))
+    return "";
+  llvm::SmallVector<llvm::StringRef> match;
+  std::string op;
+  if (llvm::Regex("see current operation: [^\n]*\"([a-z_0-9]+\\.[a-z_0-9.]+)\"")
+          .match(diagnostics, &match))
+    op = match[1].str();
+  if (op == "tensor.concat")
+    return "note: MLIR 19 cannot bufferize tensor.concat: decompose it first, into "
+           "tensor.empty and one tensor.insert_slice per operand (the tensor dialect's "
+           "decompose-concat patterns)\n";
+  if (op == "ml_program.global_load_const")
+    return "note: MLIR 19 bufferizes ml_program.global_load but not global_load_const: "
+           "use an arith.constant holding the global's value, or ml_program.global_load\n";
+  if (llvm::StringRef(op).starts_with("tosa."))
+    return "note: this pipeline bufferizes TOSA ops: run the tosa-to-linalg passes "
+           "before it (the pipelines mqss chooses and its baselines begin with them)\n";
+  return "note: MLIR 19 has no bufferization for " + (op.empty() ? "this op" : "'" + op + "'") +
+         ": lower it to tensor ops that bufferize (linalg, tensor, arith) first\n";
 }
 
 /// Runs \p pm on \p module. Upstream passes can crash on IR they do not
@@ -130,6 +156,7 @@ static llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
     std::string text = diagnostics.take();
     if (text.empty())
       text = "a pass failed without a diagnostic\n";
+    text += bufferizationHint(text);
     return pipelineError(failureKind,
                          llvm::formatv("{0} failed:\n{1}", what, text));
   }
