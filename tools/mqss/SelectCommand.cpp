@@ -76,8 +76,19 @@ static cl::opt<bool> allowUnregistered(
     cl::sub(selectCommand), cl::sub(explainCommand), cl::cat(category()));
 
 namespace {
+/// In JSON mode (select --emit=json, explain --json) a failure is also
+/// written to stdout as {"error": ...}: a consumer parsing the output gets
+/// the message rather than nothing.
+bool jsonErrors = false;
+
+void printJsonError(const Twine &message) {
+  if (jsonErrors)
+    outs() << formatv("{0:2}", json::Value(json::Object{{"error", message.str()}})) << "\n";
+}
+
 int commandError(StringRef tool, const Twine &message) {
   WithColor::error(errs(), tool) << message << "\n";
+  printJsonError(message);
   return 1;
 }
 
@@ -103,7 +114,9 @@ std::optional<Loaded> load(StringRef tool, StringRef path, const SelectorOptions
   registerPasses();
   auto module = loadModuleFile(*loaded.context, path);
   if (!module) {
-    errs() << toString(module.takeError()); // mlir-opt style diagnostics
+    std::string diagnostics = toString(module.takeError());
+    errs() << diagnostics; // mlir-opt style
+    printJsonError(StringRef(diagnostics).rtrim());
     return std::nullopt;
   }
   loaded.module = std::move(*module);
@@ -126,6 +139,7 @@ Error printLLVMIR(mlir::ModuleOp module, raw_ostream &os) {
 
 int selectMain() {
   static constexpr StringLiteral tool = "mqss select";
+  jsonErrors = emit == "json";
   if (emit != "pipeline" && emit != "mlir" && emit != "llvm" && emit != "json")
     return commandError(tool, "--emit must be pipeline, mlir, llvm or json");
   if (guard != "none" && guard != "measure")
@@ -203,6 +217,7 @@ int selectMain() {
 
 int explainMain() {
   static constexpr StringLiteral tool = "mqss explain";
+  jsonErrors = explainJson;
   if (topK == 0)
     return commandError(tool, "--top must be at least 1");
   SelectorOptions options;
