@@ -218,3 +218,32 @@ TEST(Selector, RefusesWhatItCannotUse) {
   ASSERT_FALSE(static_cast<bool>(none));
   EXPECT_NE(llvm::toString(none.takeError()).find("no function with a body"), std::string::npos);
 }
+
+TEST(Selector, PreparationDecomposesConcatAndPreloadsTheLibraryOnce) {
+  Fixture f;
+  registerPasses();
+  auto module = loadModuleSource(*f.context, R"mlir(
+    func.func @cat(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x8xf32> {
+      %c = tensor.concat dim(1) %a, %b : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
+      return %c : tensor<4x8xf32>
+    })mlir");
+  ASSERT_TRUE(static_cast<bool>(module)) << llvm::toString(module.takeError());
+  auto preparation = prepareForStages(**module);
+  ASSERT_TRUE(static_cast<bool>(preparation)) << llvm::toString(preparation.takeError());
+  EXPECT_TRUE(llvm::StringRef(*preparation).ends_with("transform-interpreter{entry-point=decompose_concat}"));
+  std::string text = printed(**module);
+  EXPECT_EQ(text.find("tensor.concat"), std::string::npos) << text;
+  EXPECT_NE(text.find("tensor.insert_slice"), std::string::npos) << text;
+
+  // A schedule action's pipeline preloads the same library: once is enough.
+  auto scheduled = pipelineForActions({lookupAction("tensor.tile-fuse-32x32")});
+  ASSERT_TRUE(static_cast<bool>(scheduled)) << llvm::toString(scheduled.takeError());
+  std::string joined = joinAfterPreparation(*preparation, *scheduled);
+  llvm::StringRef rest(joined);
+  EXPECT_EQ(rest.count("transform-preload-library"), 1u) << joined;
+  EXPECT_TRUE(rest.ends_with(",transform-interpreter{entry-point=decompose_concat},"
+                             "transform-interpreter{entry-point=tile_fuse_32x32}"))
+      << joined;
+  // Nothing to prepare: nothing to prepend.
+  EXPECT_EQ(joinAfterPreparation("", "canonicalize"), "canonicalize");
+}

@@ -192,14 +192,14 @@ llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module,
   spec = spec.trim();
   if (!isNamedPipeline(spec))
     return spec.str();
-  std::string frontend = frontendLoweringPipeline(module);
+  // Planned on a copy, prepared as a selection is: masks are evaluated on
+  // the IR each action produces.
+  mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
+  auto preparation = prepareForStages(*scratch);
+  if (!preparation)
+    return preparation.takeError();
   std::vector<const Action *> actions;
   if (spec == "default" || spec.starts_with("expert:") || spec.starts_with("plan:")) {
-    // Planned on a copy: masks are evaluated on the IR each action produces.
-    mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
-    if (!frontend.empty())
-      if (llvm::Error error = applyPipeline(*scratch, frontend))
-        return std::move(error);
     llvm::Expected<std::vector<const Action *>> plan = std::vector<const Action *>();
     if (spec == "default") {
       plan = planDefault(*scratch);
@@ -228,7 +228,7 @@ llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module,
   auto pipeline = pipelineForActions(actions);
   if (!pipeline)
     return pipeline.takeError();
-  return joinPipelines(frontend, *pipeline);
+  return joinAfterPreparation(*preparation, *pipeline);
 }
 
 void useNamedPipelines(RunRequest &request) {

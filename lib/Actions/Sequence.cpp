@@ -5,6 +5,7 @@
 #include "mqss/IR/Diagnostics.h"
 #include "mqss/Runtime/Pipeline.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
@@ -96,6 +97,49 @@ llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> ac
     pipeline += (pipeline.empty() ? "" : ",") + fragment;
   }
   return pipeline;
+}
+
+static std::string preloadElement(llvm::StringRef libraryPath) {
+  return ("transform-preload-library{transform-library-paths=" + libraryPath + "}").str();
+}
+
+llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module) {
+  std::string preparation = frontendLoweringPipeline(module);
+  if (!preparation.empty())
+    if (llvm::Error error = applyPipeline(module, preparation))
+      return std::move(error);
+  bool concat = false;
+  module.walk([&](mlir::tensor::ConcatOp) {
+    concat = true;
+    return mlir::WalkResult::interrupt();
+  });
+  if (!concat)
+    return preparation;
+  auto path = scheduleLibraryPath();
+  if (!path)
+    return path.takeError();
+  // The preload goes first, where applyPipeline and mlir-opt both expect it.
+  std::string decompose =
+      preloadElement(*path) + ",transform-interpreter{entry-point=decompose_concat}";
+  if (llvm::Error error = applyPipeline(module, decompose))
+    return std::move(error);
+  return preparation.empty() ? decompose
+                             : preloadElement(*path) + "," + preparation +
+                                   ",transform-interpreter{entry-point=decompose_concat}";
+}
+
+std::string joinAfterPreparation(llvm::StringRef preparation, llvm::StringRef pipeline) {
+  // Both begin with the same preload when the preparation decomposed a
+  // concat and the actions use a schedule: the library is loaded once.
+  llvm::StringRef rest = pipeline;
+  if (preparation.starts_with("transform-preload-library{")) {
+    llvm::StringRef preload = preparation.take_until([](char c) { return c == '}'; });
+    if (rest.starts_with(preload) && rest.drop_front(preload.size()).starts_with("}")) {
+      rest = rest.drop_front(preload.size() + 1);
+      rest.consume_front(",");
+    }
+  }
+  return joinPipelines(preparation, rest);
 }
 
 unsigned llvmOptLevelFor(llvm::ArrayRef<const Action *> actions) {

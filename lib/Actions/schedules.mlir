@@ -255,4 +255,16 @@ module attributes {transform.with_named_sequence} {
     }
     transform.yield
   }
+
+  // Not an action: tensor.concat (torch.cat), which MLIR 19 cannot bufferize,
+  // as tensor.empty and one tensor.insert_slice per operand. Selections and
+  // baselines begin with it on modules that hold a concat.
+  transform.named_sequence @decompose_concat(%root: !transform.any_op {transform.readonly}) {
+    %funcs = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.tensor.decompose_concat
+    } : !transform.any_op
+    transform.yield
+  }
 }

@@ -6,6 +6,8 @@
 #include "mqss/IR/Diagnostics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -88,8 +90,9 @@ static std::string bufferizationHint(llvm::StringRef diagnostics) {
     op = match[1].str();
   if (op == "tensor.concat")
     return "note: MLIR 19 cannot bufferize tensor.concat: decompose it first, into "
-           "tensor.empty and one tensor.insert_slice per operand (the tensor dialect's "
-           "decompose-concat patterns)\n";
+           "tensor.empty and one tensor.insert_slice per operand (the pipelines mqss "
+           "chooses and its baselines begin with transform-interpreter"
+           "{entry-point=decompose_concat} for this)\n";
   if (op == "ml_program.global_load_const")
     return "note: MLIR 19 bufferizes ml_program.global_load but not global_load_const: "
            "use an arith.constant holding the global's value, or ml_program.global_load\n";
@@ -402,14 +405,34 @@ static llvm::Error lowerMultiReductions(ModuleOp module) {
   return llvm::Error::success();
 }
 
+/// tensor.concat as tensor.empty plus insert_slice ops (what the schedule
+/// library's decompose_concat does for selections): MLIR 19 cannot
+/// bufferize it.
+static void decomposeConcats(ModuleOp module) {
+  bool any = false;
+  module.walk([&](tensor::ConcatOp) {
+    any = true;
+    return WalkResult::interrupt();
+  });
+  if (!any)
+    return;
+  RewritePatternSet patterns(module.getContext());
+  tensor::populateDecomposeTensorConcatPatterns(patterns);
+  (void)applyPatternsAndFoldGreedily(module, std::move(patterns));
+}
+
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
   eraseTransformSchedules(module);
   eraseUnusedTensorDeclarations(module);
   if (llvm::Error error = lowerMultiReductions(module))
     return error;
-  return runPipeline(module,
-                     joinPipelines(frontendLoweringPipeline(module),
-                                   mandatoryLoweringPipeline(containsTensors(module))),
+  std::string frontend = frontendLoweringPipeline(module);
+  if (!frontend.empty())
+    if (llvm::Error error = runPipeline(module, frontend, PipelineFailure::LoweringFailed,
+                                        "lowering TOSA to linalg"))
+      return error;
+  decomposeConcats(module);
+  return runPipeline(module, mandatoryLoweringPipeline(containsTensors(module)),
                      PipelineFailure::LoweringFailed, "lowering to LLVM");
 }
 

@@ -400,8 +400,11 @@ planWithPolicy(mlir::ModuleOp module, Policy &policy, llvm::StringRef target,
 }
 
 bool Selection::uniform() const {
+  // Pipelines, not only actions: the same actions may follow different
+  // preparations (a TOSA or concat-holding function's, another's none).
   return llvm::all_of(functions, [&](const FunctionSelection &function) {
-    return function.actions == functions.front().actions;
+    return function.actions == functions.front().actions &&
+           function.pipeline == functions.front().pipeline;
   });
 }
 
@@ -443,9 +446,6 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
   if (functions.empty())
     return selectorError("the module has no function with a body to optimize" +
                          whatIsThereInstead(module));
-  // A frontend dialect (TOSA) is lowered in each scratch module before the
-  // first decision, and the pipelines begin with that lowering.
-  std::string frontend = frontendLoweringPipeline(module);
   Selection selection;
   for (mlir::func::FuncOp function : functions) {
     FunctionSelection decided;
@@ -464,16 +464,18 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
       eraseUnusedTensorDeclarations(*copy); // restored by install()
       return copy;
     };
+    // A frontend's dialect (TOSA) and ops MLIR 19 cannot bufferize
+    // (tensor.concat) are dealt with before the first decision, and the
+    // function's pipeline begins with what did it.
     mlir::OwningOpRef<mlir::ModuleOp> scratch = isolate();
-    if (!frontend.empty())
-      if (llvm::Error error = applyPipeline(*scratch, frontend))
-        return selectorError("@" + decided.name + ": " + llvm::toString(std::move(error)));
-    observer.restart = [&, isolate] {
+    auto preparation = prepareForStages(*scratch);
+    if (!preparation)
+      return selectorError("@" + decided.name + ": " + llvm::toString(preparation.takeError()));
+    observer.restart = [isolate] {
       mlir::OwningOpRef<mlir::ModuleOp> again = isolate();
-      // It lowered this same IR a moment ago; were it to fail now, the
-      // replayed actions would fail on the unlowered IR and say so.
-      if (!frontend.empty())
-        llvm::consumeError(applyPipeline(*again, frontend));
+      // It prepared this same IR a moment ago; were it to fail now, the
+      // replayed actions would fail on the unprepared IR and say so.
+      llvm::consumeError(prepareForStages(*again).takeError());
       return again;
     };
     auto actions = plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer);
@@ -483,7 +485,7 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
     auto pipeline = pipelineForActions(decided.actions);
     if (!pipeline)
       return pipeline.takeError();
-    decided.pipeline = joinPipelines(frontend, *pipeline);
+    decided.pipeline = joinAfterPreparation(*preparation, *pipeline);
     for (double us : decided.decisionMicros)
       selection.decisionMicros += us;
     selection.functions.push_back(std::move(decided));

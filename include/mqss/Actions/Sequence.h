@@ -25,6 +25,18 @@ llvm::Expected<std::string> scheduleLibraryPath();
 /// action's fragment. Finish actions contribute nothing.
 llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> actions);
 
+/// Brings \p module to where the stages start and returns the pipeline text
+/// that does the same (empty when there was nothing to do): TOSA lowered to
+/// linalg on tensors (frontendLoweringPipeline), then tensor.concat, which
+/// MLIR 19 cannot bufferize, decomposed into tensor.insert_slice ops (the
+/// schedule library's decompose_concat). Selections and named baselines
+/// begin with it.
+llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module);
+
+/// \p preparation (from prepareForStages), then \p pipeline, preloading the
+/// schedule library once when both would.
+std::string joinAfterPreparation(llvm::StringRef preparation, llvm::StringRef pipeline);
+
 /// The LLVM opt level the sequence asks for (its finish action), else 3.
 unsigned llvmOptLevelFor(llvm::ArrayRef<const Action *> actions);
 
