@@ -144,17 +144,20 @@ static llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
                                PipelineFailure failureKind,
                                llvm::StringRef what) {
   MLIRContext &context = *module.getContext();
-  PassManager pm(&context);
-  if (llvm::Error error = parseInto(pm, pipeline))
+  auto pm = std::make_unique<PassManager>(&context);
+  if (llvm::Error error = parseInto(*pm, pipeline))
     return error;
-  pm.enableVerifier(true);
+  pm->enableVerifier(true);
   DiagnosticCollector diagnostics(context);
-  std::optional<LogicalResult> result = runRecoveringFromCrashes(pm, module);
-  if (!result)
+  std::optional<LogicalResult> result = runRecoveringFromCrashes(*pm, module);
+  if (!result) {
+    // The crashed passes' state is as unknown as the IR's: leaked too.
+    (void)pm.release();
     return pipelineError(failureKind,
                          llvm::formatv("{0} crashed on this module (a bug in an upstream "
                                        "pass); the half-rewritten module was set aside\n{1}",
                                        what, diagnostics.take()));
+  }
   if (failed(*result)) {
     std::string text = diagnostics.take();
     if (text.empty())

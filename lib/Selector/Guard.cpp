@@ -21,17 +21,30 @@
 namespace mqss {
 
 namespace {
-/// \p selection with every function given \p actions.
+/// \p selection with every function given \p actions, after \p preparation
+/// (what prepareForStages did to the whole module).
 llvm::Expected<Selection> uniformSelection(Selection selection,
-                                           const std::vector<const Action *> &actions) {
+                                           const std::vector<const Action *> &actions,
+                                           llvm::StringRef preparation) {
   auto pipeline = pipelineForActions(actions);
   if (!pipeline)
     return pipeline.takeError();
   for (FunctionSelection &function : selection.functions) {
     function.actions = actions;
-    function.pipeline = *pipeline;
+    function.pipeline = joinAfterPreparation(preparation, *pipeline);
   }
   return selection;
+}
+
+/// A copy of \p module prepared as a selection prepares it, and the
+/// pipeline text of that preparation.
+llvm::Expected<std::pair<mlir::OwningOpRef<mlir::ModuleOp>, std::string>>
+preparedCopy(mlir::ModuleOp module) {
+  mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+  auto preparation = prepareForStages(*copy);
+  if (!preparation)
+    return preparation.takeError();
+  return std::make_pair(std::move(copy), std::move(*preparation));
 }
 } // namespace
 
@@ -66,7 +79,10 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
   std::vector<Selection> candidates{*decided};
   if (!explanations.empty() && !explanations.front().alternatives.empty()) {
     const Action *runnerUp = explanations.front().alternatives.front().action;
-    mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
+    auto prepared = preparedCopy(module);
+    if (!prepared)
+      return prepared.takeError();
+    auto &[scratch, preparation] = *prepared;
     std::vector<const Action *> branch{runnerUp};
     if (runnerUp->kind != ActionKind::Finish) {
       if (llvm::Error error = applyAction(*scratch, *runnerUp)) {
@@ -81,9 +97,10 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
       }
     }
     if (!branch.empty()) {
-      auto alternative = uniformSelection(*decided, branch);
+      auto alternative = uniformSelection(*decided, branch, preparation);
       if (!alternative)
         return alternative.takeError();
+      alternative->chosen = "policy-runner-up";
       candidates.push_back(std::move(*alternative));
     }
   }
@@ -125,11 +142,13 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
   chosen.measuredSpeedup = best;
   if (best >= 1.0)
     return chosen;
-  mlir::OwningOpRef<mlir::ModuleOp> scratch = module.clone();
-  auto fallback = planDefault(*scratch);
+  auto prepared = preparedCopy(module);
+  if (!prepared)
+    return prepared.takeError();
+  auto fallback = planDefault(*prepared->first);
   if (!fallback)
     return fallback.takeError();
-  auto kept = uniformSelection(std::move(chosen), *fallback);
+  auto kept = uniformSelection(std::move(chosen), *fallback, prepared->second);
   if (!kept)
     return kept.takeError();
   kept->chosen = "default";

@@ -133,10 +133,23 @@ std::string printModule(mlir::ModuleOp module) {
 }
 
 /// The fallback plan: the family's expert pipeline when the request names a
-/// family, else `default`. Applies it to \p module.
-llvm::Expected<std::vector<const Action *>> planFallback(mlir::ModuleOp module,
-                                                         llvm::StringRef family) {
-  return family.empty() ? planDefault(module) : planExpert(module, family);
+/// family, else `default`, after the preparation a selection would make
+/// (TOSA, tensor.concat). Applies it to \p module.
+struct FallbackPlan {
+  std::vector<const Action *> actions;
+  std::string pipeline;
+};
+llvm::Expected<FallbackPlan> planFallback(mlir::ModuleOp module, llvm::StringRef family) {
+  auto preparation = prepareForStages(module);
+  if (!preparation)
+    return preparation.takeError();
+  auto plan = family.empty() ? planDefault(module) : planExpert(module, family);
+  if (!plan)
+    return plan.takeError();
+  auto text = pipelineForActions(*plan);
+  if (!text)
+    return text.takeError();
+  return FallbackPlan{std::move(*plan), joinAfterPreparation(*preparation, *text)};
 }
 
 llvm::json::Object decisionJson(const NextDecision &next, bool fallback) {
@@ -470,7 +483,10 @@ Reply Service::select(llvm::StringRef body) {
             auto plan = planFallback(module, request.family);
             if (!plan)
               return plan.takeError();
-            next->action = plan->front();
+            if (plan->actions.empty())
+              return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                             "the fallback plan has no action here");
+            next->action = plan->actions.front();
             next->probability = 1;
           }
           return decisionJson(*next, fallback);
@@ -504,11 +520,8 @@ Reply Service::pipeline(llvm::StringRef body) {
           auto plan = planFallback(module, request.family);
           if (!plan)
             return plan.takeError();
-          auto text = pipelineForActions(*plan);
-          if (!text)
-            return text.takeError();
-          return llvm::json::Object{{"actions", actionNamesJson(*plan)},
-                                    {"pipeline", *text},
+          return llvm::json::Object{{"actions", actionNamesJson(plan->actions)},
+                                    {"pipeline", plan->pipeline},
                                     {"decision_us", 0.0},
                                     {"fallback", true}};
         }
@@ -635,22 +648,22 @@ Reply Service::optimize(llvm::StringRef body) {
                                                     : llvm::json::Value(nullptr)},
                                     {"ir", printModule(module)}};
         }
-        std::vector<const Action *> actions = served;
         if (useFallback) {
           // Planning applies the plan's actions to the module.
           auto plan = planFallback(module, request.family);
           if (!plan)
             return plan.takeError();
-          actions = std::move(*plan);
+          return llvm::json::Object{{"pipeline", plan->pipeline},
+                                    {"actions", actionNamesJson(plan->actions)},
+                                    {"ir", printModule(module)}};
         }
-        auto text = pipelineForActions(actions);
+        auto text = pipelineForActions(served);
         if (!text)
           return text.takeError();
-        if (!useFallback)
-          if (llvm::Error error = applyPipeline(module, *text))
-            return std::move(error);
+        if (llvm::Error error = applyPipeline(module, *text))
+          return std::move(error);
         return llvm::json::Object{{"pipeline", *text},
-                                  {"actions", actionNamesJson(actions)},
+                                  {"actions", actionNamesJson(served)},
                                   {"ir", printModule(module)}};
       });
   if (!result)

@@ -17,6 +17,10 @@ llvm::cl::OptionCategory &category();
 bool parseTargetList(llvm::StringRef list, llvm::StringRef tool,
                      std::vector<std::string> &targets);
 
+/// For a command printing JSON: its failure as {"error": message} on stdout,
+/// so that a consumer parsing the output gets the message, not nothing.
+void printJsonError(const llvm::Twine &message);
+
 extern llvm::cl::SubCommand runCommand;
 int runMain();
 

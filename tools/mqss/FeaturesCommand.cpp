@@ -32,6 +32,8 @@ static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::sub(featuresComman
 
 static int featuresError(const Twine &message) {
   WithColor::error(errs(), "mqss features") << message << "\n";
+  if (json)
+    printJsonError(message);
   return 1;
 }
 
@@ -46,7 +48,10 @@ int featuresMain() {
   registerPasses();
   auto module = loadModuleFile(*context, input);
   if (!module) {
-    errs() << toString(module.takeError());
+    std::string diagnostics = toString(module.takeError());
+    errs() << diagnostics; // mlir-opt style
+    if (json)
+      printJsonError(StringRef(diagnostics).rtrim());
     return 1;
   }
   for (const Action *action : *actions)

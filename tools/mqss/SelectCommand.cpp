@@ -76,19 +76,13 @@ static cl::opt<bool> allowUnregistered(
     cl::sub(selectCommand), cl::sub(explainCommand), cl::cat(category()));
 
 namespace {
-/// In JSON mode (select --emit=json, explain --json) a failure is also
-/// written to stdout as {"error": ...}: a consumer parsing the output gets
-/// the message rather than nothing.
+/// JSON mode: select --emit=json, explain --json.
 bool jsonErrors = false;
-
-void printJsonError(const Twine &message) {
-  if (jsonErrors)
-    outs() << formatv("{0:2}", json::Value(json::Object{{"error", message.str()}})) << "\n";
-}
 
 int commandError(StringRef tool, const Twine &message) {
   WithColor::error(errs(), tool) << message << "\n";
-  printJsonError(message);
+  if (jsonErrors)
+    printJsonError(message);
   return 1;
 }
 
@@ -116,7 +110,8 @@ std::optional<Loaded> load(StringRef tool, StringRef path, const SelectorOptions
   if (!module) {
     std::string diagnostics = toString(module.takeError());
     errs() << diagnostics; // mlir-opt style
-    printJsonError(StringRef(diagnostics).rtrim());
+    if (jsonErrors)
+      printJsonError(StringRef(diagnostics).rtrim());
     return std::nullopt;
   }
   loaded.module = std::move(*module);

@@ -8,7 +8,9 @@
 
 #include "mqss/Runtime/Target.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -33,6 +35,10 @@ bool parseTargetList(StringRef list, StringRef tool, std::vector<std::string> &t
     targets.push_back(name.trim().str());
   }
   return true;
+}
+
+void printJsonError(const Twine &message) {
+  outs() << formatv("{0:2}", json::Value(json::Object{{"error", message.str()}})) << "\n";
 }
 } // namespace mqss::tool
 

@@ -66,7 +66,9 @@ struct Selection {
   double decisionMicros = 0;
   /// Time spent applying actions while deciding (pass execution).
   double passMicros = 0;
-  /// "policy", or "default" when a measured guard kept the baseline.
+  /// "policy"; with a measured guard, "policy-runner-up" when the plan that
+  /// starts with the runner-up first action measured fastest, or "default"
+  /// when the baseline was kept.
   std::string chosen = "policy";
   /// With a guard: the chosen pipeline's measured speedup over `default`.
   std::optional<double> measuredSpeedup;
