@@ -111,12 +111,14 @@ std::vector<const Action *> defaultSequence() {
   return actions;
 }
 
-llvm::Expected<std::vector<const Action *>> planDefault(mlir::ModuleOp module) {
-  return planSequence(module, defaultSequence());
+llvm::Expected<std::vector<const Action *>> planDefault(mlir::ModuleOp module,
+                                                        std::vector<std::string> *leftOut) {
+  return planSequence(module, defaultSequence(), leftOut);
 }
 
 llvm::Expected<std::vector<const Action *>>
-planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences) {
+planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
+             std::vector<std::string> *leftOut) {
   std::vector<const Action *> plan, failed;
   // At each step the first action of the list that is legal here (in this
   // stage's pool, mask true) and neither applied nor failed is taken; a
@@ -146,7 +148,11 @@ planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences) 
     // list goes on with its next preference, from the IR before it.
     if (failed.size() == kMaxFailedActions)
       return std::move(error);
-    llvm::consumeError(std::move(error));
+    std::string why = llvm::toString(std::move(error));
+    if (leftOut)
+      leftOut->push_back(("left out " + next->name + ": " +
+                          llvm::StringRef(why).split('\n').first.rtrim(':'))
+                             .str());
     plan.pop_back();
     failed.push_back(next);
     module.getBodyRegion().takeBody(before->getBodyRegion());
@@ -163,12 +169,12 @@ static std::vector<const Action *> expertPreferences(const ExpertRules &rules) {
   return list;
 }
 
-llvm::Expected<std::vector<const Action *>> planExpert(mlir::ModuleOp module,
-                                                       llvm::StringRef family) {
+llvm::Expected<std::vector<const Action *>>
+planExpert(mlir::ModuleOp module, llvm::StringRef family, std::vector<std::string> *leftOut) {
   const ExpertRules *rules = findExpert(family);
   if (!rules)
     return unknownFamily(family);
-  return planSequence(module, expertPreferences(*rules));
+  return planSequence(module, expertPreferences(*rules), leftOut);
 }
 
 bool isNamedPipeline(llvm::StringRef spec) {
@@ -186,9 +192,9 @@ llvm::Error validateNamedPipeline(llvm::StringRef spec) {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module,
-                                                 llvm::StringRef spec,
-                                                 unsigned *llvmOptLevel) {
+llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module, llvm::StringRef spec,
+                                                 unsigned *llvmOptLevel,
+                                                 std::vector<std::string> *leftOut) {
   spec = spec.trim();
   if (!isNamedPipeline(spec))
     return spec.str();
@@ -202,15 +208,15 @@ llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module,
   if (spec == "default" || spec.starts_with("expert:") || spec.starts_with("plan:")) {
     llvm::Expected<std::vector<const Action *>> plan = std::vector<const Action *>();
     if (spec == "default") {
-      plan = planDefault(*scratch);
+      plan = planDefault(*scratch, leftOut);
     } else if (spec.consume_front("expert:")) {
-      plan = planExpert(*scratch, spec);
+      plan = planExpert(*scratch, spec, leftOut);
     } else {
       spec.consume_front("plan:");
       auto preferences = parseActionList(spec);
       if (!preferences)
         return preferences.takeError();
-      plan = planSequence(*scratch, *preferences);
+      plan = planSequence(*scratch, *preferences, leftOut);
     }
     if (!plan)
       return plan.takeError();
@@ -237,10 +243,12 @@ void useNamedPipelines(RunRequest &request) {
          llvm::StringRef /*target: the baselines are the same for all*/)
       -> llvm::Expected<ResolvedPipeline> {
     unsigned level = 0;
-    auto text = resolveNamedPipeline(module, spec, &level);
+    std::vector<std::string> leftOut;
+    auto text = resolveNamedPipeline(module, spec, &level, &leftOut);
     if (!text)
       return text.takeError();
     ResolvedPipeline resolved{std::move(*text), std::nullopt};
+    resolved.notes = std::move(leftOut);
     if (level)
       resolved.llvmOptLevel = level;
     return resolved;

@@ -350,6 +350,11 @@ int MeasurementChild::run() {
   std::optional<std::string> baselinePipeline;
   if (baselineResolved)
     baselinePipeline = baselineResolved->text;
+  for (const std::string &note : candidateResolved->notes)
+    report.notes.push_back("candidate: " + note);
+  if (baselineResolved)
+    for (const std::string &note : baselineResolved->notes)
+      report.notes.push_back("baseline: " + note);
   report.candidate.resolvedPipeline = candidatePipeline;
   if (baselineResolved)
     report.baseline->resolvedPipeline = *baselinePipeline;

@@ -30,18 +30,22 @@ std::vector<const Action *> defaultSequence();
 /// Plans a sequence from an ordered preference list: at each step the first
 /// action of the list that is legal on the current IR and not yet applied
 /// (applies it to \p module while planning). An action whose passes fail on
-/// the module is left out, and the list goes on from the IR before it.
+/// the module is left out, and the list goes on from the IR before it; with
+/// \p leftOut, a line saying which and why is added for each.
 llvm::Expected<std::vector<const Action *>>
-planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences);
+planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
+             std::vector<std::string> *leftOut = nullptr);
 
 /// The `default` baseline planned for \p module: the fixed list, with the
 /// actions its masks rule out on this module skipped.
-llvm::Expected<std::vector<const Action *>> planDefault(mlir::ModuleOp module);
+llvm::Expected<std::vector<const Action *>>
+planDefault(mlir::ModuleOp module, std::vector<std::string> *leftOut = nullptr);
 
 /// Plans the expert's sequence for \p module (applies it to \p module while
 /// planning). Errors for an unknown family, listing the known ones.
-llvm::Expected<std::vector<const Action *>> planExpert(mlir::ModuleOp module,
-                                                       llvm::StringRef family);
+llvm::Expected<std::vector<const Action *>>
+planExpert(mlir::ModuleOp module, llvm::StringRef family,
+           std::vector<std::string> *leftOut = nullptr);
 
 /// True if \p spec names a baseline or an action list rather than spelling a
 /// pipeline: `default`, `expert:<family>`, `actions:a,b,c` (applied as
@@ -56,9 +60,10 @@ llvm::Error validateNamedPipeline(llvm::StringRef spec);
 /// dialect begins with its lowering (frontendLoweringPipeline) and is
 /// planned on the lowered IR. \p llvmOptLevel is set when the spec fixes one
 /// (a finish action).
-llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module,
-                                                 llvm::StringRef spec,
-                                                 unsigned *llvmOptLevel = nullptr);
+llvm::Expected<std::string>
+resolveNamedPipeline(mlir::ModuleOp module, llvm::StringRef spec,
+                     unsigned *llvmOptLevel = nullptr,
+                     std::vector<std::string> *leftOut = nullptr);
 
 /// Installs resolveNamedPipeline as \p request's resolver, so that names are
 /// resolved inside the measurement child against the module being measured.

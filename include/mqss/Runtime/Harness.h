@@ -52,6 +52,9 @@ struct ResolvedPipeline {
   /// Set when the transformation is not one pipeline (a pipeline per
   /// function): it is applied instead of `text`, which then only describes it.
   std::function<llvm::Error(mlir::ModuleOp)> transform;
+  /// What resolving it had to work around, e.g. an action left out because
+  /// its passes failed; they become the report's notes.
+  std::vector<std::string> notes;
 };
 
 /// Turns what the user wrote (a name such as `default`, or pipeline text) into
