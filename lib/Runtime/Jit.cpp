@@ -85,17 +85,25 @@ size_t allocation::liveCount() { return allocationState().live.size(); }
 
 CompiledKernel::~CompiledKernel() = default;
 
+/// The kernel's heap functions, routed through the harness' hooks: these
+/// definitions take precedence over the process' libc.
+static const std::pair<llvm::StringLiteral, void *> kHarnessSymbols[] = {
+    {"malloc", reinterpret_cast<void *>(&mqssMalloc)},
+    {"calloc", reinterpret_cast<void *>(&mqssCalloc)},
+    {"aligned_alloc", reinterpret_cast<void *>(&mqssAlignedAlloc)},
+    {"realloc", reinterpret_cast<void *>(&mqssRealloc)},
+    {"free", reinterpret_cast<void *>(&mqssFree)}};
+
 /// Functions \p module only declares that neither the harness nor this
 /// process (libc, libm, the MLIR runtime libraries) defines: calls to them
 /// cannot be linked.
 static std::vector<std::string> unresolvableDeclarations(mlir::ModuleOp module) {
-  static constexpr llvm::StringLiteral harnessDefined[] = {"malloc", "calloc", "aligned_alloc",
-                                                           "realloc", "free"};
   std::vector<std::string> names;
   for (auto function : module.getOps<mlir::LLVM::LLVMFuncOp>()) {
     std::string name = function.getName().str();
-    if (function.isExternal() && !llvm::is_contained(harnessDefined, name) &&
-        !dlsym(RTLD_DEFAULT, name.c_str()))
+    bool harnessDefined = llvm::any_of(
+        kHarnessSymbols, [&](const auto &symbol) { return symbol.first == name; });
+    if (function.isExternal() && !harnessDefined && !dlsym(RTLD_DEFAULT, name.c_str()))
       names.push_back("@" + name);
   }
   return names;
@@ -154,19 +162,11 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
     return engine.takeError();
   kernel->engine = std::move(*engine);
 
-  // Route the kernel's heap traffic through the harness' hooks; symbols
-  // defined here take precedence over the process' libc.
   kernel->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
-    auto define = [&](llvm::StringRef name, void *address) {
+    for (const auto &[name, address] : kHarnessSymbols)
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
-    };
-    define("malloc", reinterpret_cast<void *>(&mqssMalloc));
-    define("calloc", reinterpret_cast<void *>(&mqssCalloc));
-    define("aligned_alloc", reinterpret_cast<void *>(&mqssAlignedAlloc));
-    define("realloc", reinterpret_cast<void *>(&mqssRealloc));
-    define("free", reinterpret_cast<void *>(&mqssFree));
     return symbols;
   });
 
