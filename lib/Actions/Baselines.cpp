@@ -155,8 +155,7 @@ planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
                              .str());
     plan.pop_back();
     failed.push_back(next);
-    module.getBodyRegion().takeBody(before->getBodyRegion());
-    module->setAttrs(before.get()->getAttrDictionary());
+    replaceModuleContents(module, std::move(before));
   }
   return plan;
 }

@@ -108,24 +108,17 @@ llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module) {
   if (!preparation.empty())
     if (llvm::Error error = applyPipeline(module, preparation))
       return std::move(error);
-  bool concat = false;
-  module.walk([&](mlir::tensor::ConcatOp) {
-    concat = true;
-    return mlir::WalkResult::interrupt();
-  });
-  if (!concat)
+  if (!containsOp<mlir::tensor::ConcatOp>(module))
     return preparation;
   auto path = scheduleLibraryPath();
   if (!path)
     return path.takeError();
   // The preload goes first, where applyPipeline and mlir-opt both expect it.
-  std::string decompose =
-      preloadElement(*path) + ",transform-interpreter{entry-point=decompose_concat}";
-  if (llvm::Error error = applyPipeline(module, decompose))
+  std::string preload = preloadElement(*path);
+  std::string decompose = "transform-interpreter{entry-point=decompose_concat}";
+  if (llvm::Error error = applyPipeline(module, preload + "," + decompose))
     return std::move(error);
-  return preparation.empty() ? decompose
-                             : preloadElement(*path) + "," + preparation +
-                                   ",transform-interpreter{entry-point=decompose_concat}";
+  return preload + "," + joinPipelines(preparation, decompose);
 }
 
 std::string joinAfterPreparation(llvm::StringRef preparation, llvm::StringRef pipeline) {

@@ -305,12 +305,20 @@ std::string frontendLoweringPipeline(ModuleOp module) {
          "tosa-make-broadcastable,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,tosa-to-scf)";
 }
 
-void eraseUnusedTensorDeclarations(ModuleOp module) {
+void replaceModuleContents(ModuleOp module, OwningOpRef<ModuleOp> with) {
+  module.getBodyRegion().takeBody(with->getBodyRegion());
+  module->setAttrs(with.get()->getAttrs());
+}
+
+bool hasTensorSignature(func::FuncOp function) {
   auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  return llvm::any_of(function.getArgumentTypes(), isTensor) ||
+         llvm::any_of(function.getResultTypes(), isTensor);
+}
+
+void eraseUnusedTensorDeclarations(ModuleOp module) {
   for (auto function : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (function.isExternal() &&
-        (llvm::any_of(function.getArgumentTypes(), isTensor) ||
-         llvm::any_of(function.getResultTypes(), isTensor)) &&
+    if (function.isExternal() && hasTensorSignature(function) &&
         SymbolTable::symbolKnownUseEmpty(function, module))
       function.erase();
 }
@@ -390,12 +398,7 @@ static void eraseTransformSchedules(ModuleOp module) {
 /// convert-vector-to-llvm lowers contractions, transposes and broadcasts but
 /// not vector.multi_reduction, which vectorised reductions leave behind.
 static llvm::Error lowerMultiReductions(ModuleOp module) {
-  bool any = false;
-  module.walk([&](vector::MultiDimReductionOp) {
-    any = true;
-    return WalkResult::interrupt();
-  });
-  if (!any)
+  if (!containsOp<vector::MultiDimReductionOp>(module))
     return llvm::Error::success();
   RewritePatternSet patterns(module.getContext());
   vector::populateVectorMultiReductionLoweringPatterns(
@@ -412,12 +415,7 @@ static llvm::Error lowerMultiReductions(ModuleOp module) {
 /// library's decompose_concat does for selections): MLIR 19 cannot
 /// bufferize it.
 static void decomposeConcats(ModuleOp module) {
-  bool any = false;
-  module.walk([&](tensor::ConcatOp) {
-    any = true;
-    return WalkResult::interrupt();
-  });
-  if (!any)
+  if (!containsOp<tensor::ConcatOp>(module))
     return;
   RewritePatternSet patterns(module.getContext());
   tensor::populateDecomposeTensorConcatPatterns(patterns);

@@ -98,11 +98,6 @@ std::pair<FeatureVector, std::vector<bool>> observe(mlir::ModuleOp module,
   return {encodeFeatures(summary, context), legalMask(summary, context.stage, context.history)};
 }
 
-void replaceModuleContents(mlir::ModuleOp module, mlir::OwningOpRef<mlir::ModuleOp> with) {
-  module.getBodyRegion().takeBody(with->getBodyRegion());
-  module->setAttrs(with.get()->getAttrs());
-}
-
 /// Greedy planning, applying each chosen action to \p module.
 llvm::Expected<std::vector<const Action *>> plan(mlir::ModuleOp module, Policy &policy,
                                                  llvm::StringRef target, unsigned maxSteps,
@@ -249,12 +244,6 @@ void collectSymbolReferences(mlir::Operation *op, llvm::StringSet<> &names) {
         if (*value)
           collectSymbolReferences(*value, names);
     }
-}
-
-bool hasTensorSignature(mlir::func::FuncOp function) {
-  auto isTensor = [](mlir::Type type) { return llvm::isa<mlir::TensorType>(type); };
-  return llvm::any_of(function.getArgumentTypes(), isTensor) ||
-         llvm::any_of(function.getResultTypes(), isTensor);
 }
 
 /// A module like \p module holding function \p name, private declarations of

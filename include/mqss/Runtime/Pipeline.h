@@ -14,6 +14,10 @@
 
 #include <string>
 
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
 namespace mqss {
 
 enum class PipelineFailure { Invalid, PassFailed, LoweringFailed };
@@ -57,6 +61,24 @@ std::string frontendLoweringPipeline(mlir::ModuleOp module);
 
 /// \p first, then \p second: pipeline texts joined, either may be empty.
 std::string joinPipelines(llvm::StringRef first, llvm::StringRef second);
+
+/// True if \p root holds an op of type \p OpTy (stops at the first).
+template <typename OpTy>
+bool containsOp(mlir::Operation *root) {
+  bool found = false;
+  root->walk([&](OpTy) {
+    found = true;
+    return mlir::WalkResult::interrupt();
+  });
+  return found;
+}
+
+/// Makes \p module hold what \p with holds (body and attributes), e.g. a
+/// copy taken before a pipeline that failed or crashed halfway.
+void replaceModuleContents(mlir::ModuleOp module, mlir::OwningOpRef<mlir::ModuleOp> with);
+
+/// True if a tensor is among \p function's argument or result types.
+bool hasTensorSignature(mlir::func::FuncOp function);
 
 /// Erases the functions of \p module that have no body, a tensor in their
 /// signature and no use. One-shot bufferization across function boundaries
