@@ -6,11 +6,13 @@
 
 #include "mqss/Policy/Network.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <mutex>
 
 namespace mqss {
@@ -205,26 +207,59 @@ inline float fastTanh(float x) {
   return x * p / q;
 }
 
+/// Sixteen floats: one AVX-512 register, two AVX2 ones, four SSE ones. The
+/// aligned(4) typedef loads and stores at any float address.
+typedef float Floats16 __attribute__((vector_size(64), aligned(4)));
+constexpr unsigned kLanes = 16;
+
+/// y[0, 16 * Blocks) = bias + x^T W over the columns from \p weights on, the
+/// accumulators held in registers across the whole input loop.
+template <unsigned Blocks>
+inline void accumulateColumns(const float *weights, unsigned stride, const float *bias,
+                              const float *x, unsigned in, float *y) {
+  Floats16 sum[Blocks];
+  for (unsigned b = 0; b < Blocks; ++b)
+    std::memcpy(&sum[b], bias + b * kLanes, sizeof(Floats16));
+  for (unsigned i = 0; i < in; ++i) {
+    const float xi = x[i];
+    if (xi == 0.0f)
+      continue; // features are sparse: many are zero
+    const float *row = weights + size_t(i) * stride;
+    for (unsigned b = 0; b < Blocks; ++b)
+      sum[b] += *reinterpret_cast<const Floats16 *>(row + b * kLanes) * xi;
+  }
+  for (unsigned b = 0; b < Blocks; ++b)
+    *reinterpret_cast<Floats16 *>(y + b * kLanes) = sum[b];
+}
+
+/// y = bias + x^T W for W stored [in][stride], stride a multiple of 16, in
+/// column blocks of 64 (what AVX2's 16 registers hold beside the inputs);
+/// then tanh on the first \p activated outputs.
+/// Cloned per instruction set and chosen at load time: the single-sample MLP
+/// is most of a decision's time, and Debian builds for baseline x86-64.
+__attribute__((target_clones("avx512f", "arch=haswell", "default"))) void
+denseForward(const float *weights, unsigned stride, const float *bias, const float *x,
+             unsigned in, float *y, unsigned activated) {
+  unsigned column = 0;
+  for (; column + 4 * kLanes <= stride; column += 4 * kLanes)
+    accumulateColumns<4>(weights + column, stride, bias + column, x, in, y + column);
+  for (; column < stride; column += kLanes)
+    accumulateColumns<1>(weights + column, stride, bias + column, x, in, y + column);
+  for (unsigned o = 0; o < activated; ++o)
+    y[o] = fastTanh(y[o]);
+}
+
 /// One dense layer, copied out of the network for single-sample inference.
-/// The weights are stored transposed ([in][out]) so that the inner loop runs
-/// over independent outputs and vectorizes without reassociating sums.
+/// The weights are stored transposed ([in][stride]) so that the inner loop
+/// runs over independent outputs and vectorizes without reassociating sums;
+/// rows are padded with zero columns to a whole number of vectors.
 struct DenseLayer {
-  std::vector<float> weightT; ///< [in][out], row-major
-  std::vector<float> bias;
-  unsigned in = 0, out = 0;
+  std::vector<float> weightT; ///< [in][stride], row-major, zero-padded
+  std::vector<float> bias;    ///< [stride], zero-padded
+  unsigned in = 0, out = 0, stride = 0;
+  /// Writes `stride` outputs to \p y; the first `out` are the layer's.
   void apply(const float *x, float *y, bool tanhActivation) const {
-    std::copy(bias.begin(), bias.end(), y);
-    for (unsigned i = 0; i < in; ++i) {
-      const float xi = x[i];
-      if (xi == 0.0f)
-        continue; // features are sparse: many are zero
-      const float *row = weightT.data() + size_t(i) * out;
-      for (unsigned o = 0; o < out; ++o)
-        y[o] += row[o] * xi;
-    }
-    if (tanhActivation)
-      for (unsigned o = 0; o < out; ++o)
-        y[o] = fastTanh(y[o]);
+    denseForward(weightT.data(), stride, bias.data(), x, in, y, tanhActivation ? out : 0);
   }
 };
 
@@ -235,12 +270,14 @@ DenseLayer copyLayer(const torch::nn::LinearImpl &linear) {
   torch::Tensor b = linear.bias.detach().contiguous().to(torch::kFloat32);
   layer.out = w.size(0);
   layer.in = w.size(1);
-  layer.weightT.resize(w.numel());
+  layer.stride = (layer.out + kLanes - 1) / kLanes * kLanes;
+  layer.weightT.assign(size_t(layer.in) * layer.stride, 0.0f);
   const float *data = w.data_ptr<float>();
   for (unsigned o = 0; o < layer.out; ++o)
     for (unsigned i = 0; i < layer.in; ++i)
-      layer.weightT[size_t(i) * layer.out + o] = data[size_t(o) * layer.in + i];
-  layer.bias.assign(b.data_ptr<float>(), b.data_ptr<float>() + b.numel());
+      layer.weightT[size_t(i) * layer.stride + o] = data[size_t(o) * layer.in + i];
+  layer.bias.assign(layer.stride, 0.0f);
+  std::copy(b.data_ptr<float>(), b.data_ptr<float>() + b.numel(), layer.bias.begin());
   return layer;
 }
 
@@ -250,8 +287,10 @@ class NetworkPolicy final : public Policy {
 public:
   NetworkPolicy(ActorCritic network, ModelMetadata metadata) : meta(std::move(metadata)) {
     for (const auto &child : network->trunk->children())
-      if (auto linear = std::dynamic_pointer_cast<torch::nn::LinearImpl>(child))
+      if (auto linear = std::dynamic_pointer_cast<torch::nn::LinearImpl>(child)) {
         trunk.push_back(copyLayer(*linear));
+        widest = std::max(widest, trunk.back().stride);
+      }
     policyHead = copyLayer(*network->policyHead);
     valueHead = copyLayer(*network->valueHead);
   }
@@ -279,8 +318,9 @@ public:
     std::vector<std::vector<float>> activations{
         std::vector<float>(features.begin(), features.end())};
     for (const DenseLayer &layer : trunk) {
-      std::vector<float> next(layer.out);
+      std::vector<float> next(layer.stride);
       layer.apply(activations.back().data(), next.data(), /*tanhActivation=*/true);
+      next.resize(layer.out);
       activations.push_back(std::move(next));
     }
     Decision decision = heads(activations.back().data(), mask);
@@ -305,26 +345,27 @@ public:
 
 private:
   Decision evaluate(const FeatureVector &features, const std::vector<bool> &mask) {
-    float a[256], b[256];
+    llvm::SmallVector<float, 256> a(widest), b(widest);
     const float *x = features.data();
-    float *y = a;
+    float *y = a.data();
     for (const DenseLayer &layer : trunk) {
       layer.apply(x, y, /*tanhActivation=*/true);
       x = y;
-      y = (y == a) ? b : a;
+      y = (y == a.data()) ? b.data() : a.data();
     }
     return heads(x, mask);
   }
 
   /// The masked softmax and the value from the last hidden layer.
   Decision heads(const float *hidden, const std::vector<bool> &mask) const {
-    std::vector<float> logits(policyHead.out);
+    std::vector<float> logits(policyHead.stride);
     policyHead.apply(hidden, logits.data(), false);
-    float value = 0;
-    valueHead.apply(hidden, &value, false);
+    logits.resize(policyHead.out);
+    float value[kLanes];
+    valueHead.apply(hidden, value, false);
 
     Decision decision;
-    decision.value = value;
+    decision.value = value[0];
     decision.probabilities.assign(logits.size(), 0.0f);
     float maxLogit = -std::numeric_limits<float>::infinity();
     for (size_t i = 0; i < logits.size(); ++i)
@@ -344,7 +385,7 @@ private:
                                               const std::vector<float> &outGradient) {
     std::vector<float> inGradient(layer.in, 0.0f);
     for (unsigned i = 0; i < layer.in; ++i) {
-      const float *row = layer.weightT.data() + size_t(i) * layer.out;
+      const float *row = layer.weightT.data() + size_t(i) * layer.stride;
       float sum = 0;
       for (unsigned o = 0; o < layer.out; ++o)
         sum += row[o] * outGradient[o];
@@ -361,6 +402,7 @@ private:
 
   std::vector<DenseLayer> trunk;
   DenseLayer policyHead, valueHead;
+  unsigned widest = 0; ///< the widest trunk layer's stride
   ModelMetadata meta;
 };
 } // namespace

@@ -246,11 +246,24 @@ void collectSymbolReferences(mlir::Operation *op, llvm::StringSet<> &names) {
     }
 }
 
+/// The module's top-level functions by name, built once per selection:
+/// looking each reference up in the module would scan it per function.
+using FunctionIndex = llvm::StringMap<mlir::func::FuncOp>;
+
+FunctionIndex indexFunctions(mlir::ModuleOp module) {
+  FunctionIndex index;
+  for (auto function : module.getBody()->getOps<mlir::func::FuncOp>())
+    index.try_emplace(function.getSymName(), function);
+  return index;
+}
+
 /// A module like \p module holding function \p name, private declarations of
 /// the functions it references, and the module's other top-level ops
 /// (globals, ...). Built op by op: cloning the whole module and erasing
 /// bodies would copy every other function once per function.
-mlir::OwningOpRef<mlir::ModuleOp> isolateFunction(mlir::ModuleOp module, llvm::StringRef name) {
+mlir::OwningOpRef<mlir::ModuleOp> isolateFunction(mlir::ModuleOp module,
+                                                  const FunctionIndex &functions,
+                                                  llvm::StringRef name) {
   mlir::OpBuilder builder(module.getContext());
   mlir::OwningOpRef<mlir::ModuleOp> copy = mlir::ModuleOp::create(module.getLoc());
   copy.get()->setAttrs(module->getAttrs());
@@ -258,32 +271,36 @@ mlir::OwningOpRef<mlir::ModuleOp> isolateFunction(mlir::ModuleOp module, llvm::S
   // Callees whose signature holds a tensor come with their bodies (and so
   // do theirs): bufferizing across function boundaries rewrites caller and
   // callee together and refuses a bodiless callee that returns a tensor.
-  llvm::StringSet<> referenced, withBody{name};
+  llvm::SmallPtrSet<mlir::Operation *, 4> withBody, declared;
   llvm::SmallVector<mlir::Operation *> worklist;
-  if (mlir::Operation *target = mlir::SymbolTable::lookupSymbolIn(module, name))
+  if (mlir::func::FuncOp target = functions.lookup(name)) {
+    withBody.insert(target);
     worklist.push_back(target);
+  }
   while (!worklist.empty()) {
     mlir::Operation *function = worklist.pop_back_val();
     llvm::StringSet<> references;
     function->walk([&](mlir::Operation *op) { collectSymbolReferences(op, references); });
     for (const auto &reference : references) {
-      referenced.insert(reference.getKey());
-      auto callee = llvm::dyn_cast_or_null<mlir::func::FuncOp>(
-          mlir::SymbolTable::lookupSymbolIn(module, reference.getKey()));
-      if (callee && !callee.isExternal() && hasTensorSignature(callee) &&
-          withBody.insert(reference.getKey()).second)
-        worklist.push_back(callee);
+      mlir::func::FuncOp callee = functions.lookup(reference.getKey());
+      if (!callee)
+        continue;
+      if (!callee.isExternal() && hasTensorSignature(callee)) {
+        if (withBody.insert(callee).second)
+          worklist.push_back(callee);
+      } else {
+        declared.insert(callee);
+      }
     }
   }
   for (mlir::Operation &op : module.getBody()->getOperations()) {
-    auto function = llvm::dyn_cast<mlir::func::FuncOp>(&op);
-    if (!function || withBody.contains(function.getSymName())) {
+    if (!llvm::isa<mlir::func::FuncOp>(op) || withBody.contains(&op)) {
       builder.clone(op);
       continue;
     }
-    if (!referenced.contains(function.getSymName()))
+    if (!declared.contains(&op))
       continue;
-    mlir::func::FuncOp declaration = function.cloneWithoutRegions();
+    mlir::func::FuncOp declaration = llvm::cast<mlir::func::FuncOp>(op).cloneWithoutRegions();
     declaration.setPrivate();
     copy->getBody()->push_back(declaration);
   }
@@ -436,6 +453,7 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
     return selectorError("the module has no function with a body to optimize" +
                          whatIsThereInstead(module));
   Selection selection;
+  FunctionIndex index = indexFunctions(module);
   for (mlir::func::FuncOp function : functions) {
     FunctionSelection decided;
     decided.name = function.getSymName().str();
@@ -448,7 +466,7 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
     // A module with one function needs no isolating copy beyond the scratch.
     auto isolate = [&, single = functions.size() == 1, name = decided.name] {
       if (!single)
-        return isolateFunction(module, name);
+        return isolateFunction(module, index, name);
       mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
       eraseUnusedTensorDeclarations(*copy); // restored by install()
       return copy;
@@ -560,8 +578,9 @@ llvm::Error Selector::apply(mlir::ModuleOp module, Selection &selection) {
     results.push_back(std::move(copy));
     return install(module, std::move(results), selection);
   }
+  FunctionIndex index = indexFunctions(module);
   for (const FunctionSelection &function : selection.functions) {
-    mlir::OwningOpRef<mlir::ModuleOp> copy = isolateFunction(module, function.name);
+    mlir::OwningOpRef<mlir::ModuleOp> copy = isolateFunction(module, index, function.name);
     if (llvm::Error error = applyPipeline(*copy, function.pipeline))
       return selectorError("@" + function.name + ": " + llvm::toString(std::move(error)));
     results.push_back(std::move(copy));
