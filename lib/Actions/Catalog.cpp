@@ -60,10 +60,14 @@ bool copyable(const IRSummary &s) {
 /// The super-vectorizer writes whole vectors: an innermost trip count that
 /// is not a multiple of the width (or not constant, as in triangular loops)
 /// makes it store past the loop bound. Found by the sweep on stencils.
+/// A vector of i1 reaches memory as packed bits where the memref keeps a
+/// byte per element, so reads see garbage: found on torch-style compare
+/// masks (bench/kernels/other-frontends/12_i64_index_ops.mlir).
 template <int64_t Width>
 bool vectorizable(const IRSummary &s) {
   return s.numAffineFor > 0 && s.innermostAffineConstant &&
-         s.innermostAffineTripGcd > 0 && s.innermostAffineTripGcd % Width == 0;
+         s.innermostAffineTripGcd > 0 && s.innermostAffineTripGcd % Width == 0 &&
+         s.numSubByteAffineMemoryOps == 0;
 }
 bool hasAffineMemory(const IRSummary &s) { return s.numAffineMemoryOps > 0; }
 bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }

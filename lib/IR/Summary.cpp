@@ -231,6 +231,14 @@ IRSummary summarize(ModuleOp module) {
       }
     }
     s.numAffineMemoryOps += c.isAffineMemory;
+    if (c.isAffineMemory) {
+      MemRefType memref = isa<affine::AffineReadOpInterface>(op)
+                              ? cast<affine::AffineReadOpInterface>(op).getMemRefType()
+                              : cast<affine::AffineWriteOpInterface>(op).getMemRefType();
+      Type element = memref.getElementType();
+      if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 != 0)
+        ++s.numSubByteAffineMemoryOps;
+    }
     s.numMemoryOps += c.isMemory;
     if (c.isArith) {
       ++s.numArithOps;

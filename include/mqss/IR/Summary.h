@@ -70,6 +70,10 @@ struct IRSummary {
   /// Whether every affine.for has constant bounds (no triangular nests).
   bool allAffineBoundsConstant = true;
   int64_t innermostAffineTripGcd = 0;
+  /// Affine loads and stores of memrefs whose elements are narrower than a
+  /// byte (i1 masks): LLVM packs a vector of them into bits, the memref
+  /// holds one per byte.
+  unsigned numSubByteAffineMemoryOps = 0;
   /// (op name, count) for each op name present, for the statistical
   /// features, in no particular order. The names are the MLIRContext's:
   /// valid while it lives.
