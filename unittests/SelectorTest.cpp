@@ -2,6 +2,8 @@
 
 #include "mqss/Selector/Selector.h"
 
+#include "mqss/Actions/Baselines.h"
+#include "mqss/Actions/Catalog.h"
 #include "mqss/Actions/Sequence.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
@@ -9,6 +11,7 @@
 #include "mqss/Policy/Network.h"
 
 #include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
 
@@ -34,14 +37,97 @@ struct Fixture {
   }
 };
 
-std::unique_ptr<Selector> shippedSelector(llvm::StringRef target = "x86-avx2") {
+/// The shipped model; these tests' kernels are far smaller than its training
+/// kernels, so by default they would get `default`'s plan (tested below).
+std::unique_ptr<Selector> shippedSelector(llvm::StringRef target = "x86-avx2",
+                                          bool deferSmallKernels = false) {
   SelectorOptions options;
   options.target = target.str();
+  options.deferBelowTrainingRange = deferSmallKernels;
   auto selector = Selector::create(options);
   EXPECT_TRUE(static_cast<bool>(selector)) << llvm::toString(selector.takeError());
   return std::move(*selector);
 }
 } // namespace
+
+TEST(ExecutedOps, CountsLoopTripsAndLinalgPointsAndGivesUpWhenNotStatic) {
+  Fixture f;
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(R"(
+    func.func @loops(%m: memref<8x16xf32>) {
+      %c = arith.constant 1.0 : f32
+      affine.for %i = 0 to 8 {
+        affine.for %j = 0 to 16 step 2 {
+          affine.store %c, %m[%i, %j] : memref<8x16xf32>
+        }
+      }
+      return
+    }
+    func.func @matmul(%a: memref<4x6xf32>, %b: memref<6x5xf32>, %c: memref<4x5xf32>) {
+      linalg.matmul ins(%a, %b : memref<4x6xf32>, memref<6x5xf32>) outs(%c : memref<4x5xf32>)
+      return
+    }
+    func.func @triangular(%m: memref<8xf32>) {
+      %c = arith.constant 1.0 : f32
+      affine.for %i = 0 to 8 {
+        affine.for %j = 0 to affine_map<(d0) -> (d0)>(%i) {
+          affine.store %c, %m[%j] : memref<8xf32>
+        }
+      }
+      return
+    }
+    func.func @dynamic(%a: memref<?x6xf32>, %b: memref<6x5xf32>, %c: memref<?x5xf32>) {
+      linalg.matmul ins(%a, %b : memref<?x6xf32>, memref<6x5xf32>) outs(%c : memref<?x5xf32>)
+      return
+    }
+  )",
+                                                                 f.context.get());
+  ASSERT_TRUE(module);
+  auto count = [&](llvm::StringRef name) {
+    return executedOps(module->lookupSymbol<mlir::func::FuncOp>(name));
+  };
+  // constant, outer loop, 8 x (inner loop, outer yield, 8 x (store, inner yield)), return
+  EXPECT_EQ(count("loops"), std::optional<double>(1 + 1 + 8 * (1 + 1 + 8 * 2) + 1));
+  // 4 x 5 x 6 points, each a multiply, an add and the yield; then return
+  EXPECT_EQ(count("matmul"), std::optional<double>(4 * 5 * 6 * 3 + 1));
+  EXPECT_EQ(count("triangular"), std::nullopt);
+  EXPECT_EQ(count("dynamic"), std::nullopt);
+}
+
+TEST(Selector, GivesDefaultsPlanToKernelsFarBelowTheTrainingRange) {
+  Fixture f;
+  auto module = f.load(MQSS_TEST_INPUTS "/two_kernels.mlir");
+  ASSERT_TRUE(shippedSelector()->policy().metadata().minTrainedLog2Ops.has_value())
+      << "the shipped model records the sizes it was trained on";
+  auto deferring = shippedSelector("x86-avx2", /*deferSmallKernels=*/true);
+  auto selection = deferring->select(*module);
+  ASSERT_TRUE(static_cast<bool>(selection)) << llvm::toString(selection.takeError());
+  // The kernels (64x64) are far below it; main's calls hide its count, so
+  // the policy decides main.
+  ASSERT_EQ(selection->functions.size(), 3u);
+  EXPECT_EQ(selection->chosen, "policy");
+  for (const FunctionSelection &function : llvm::ArrayRef(selection->functions).take_front(2)) {
+    EXPECT_EQ(function.chosen, "default") << function.name;
+    EXPECT_NE(function.note.find("under half the smallest kernel"), std::string::npos);
+    EXPECT_TRUE(function.decisionMicros.empty()) << "no policy decision was made";
+    EXPECT_EQ(function.actions.back()->kind, ActionKind::Finish);
+  }
+  EXPECT_EQ(selection->functions[2].chosen, "policy");
+  EXPECT_TRUE(selection->functions[2].note.empty());
+  EXPECT_FALSE(selection->functions[2].decisionMicros.empty());
+  // The plan is the default baseline's on that function.
+  mlir::OwningOpRef<mlir::ModuleOp> matmul = module->clone();
+  for (auto function : llvm::to_vector(matmul->getOps<mlir::func::FuncOp>()))
+    if (function.getSymName() != "matmul")
+      function.erase();
+  auto expected = planDefault(*matmul);
+  ASSERT_TRUE(static_cast<bool>(expected)) << llvm::toString(expected.takeError());
+  expected->push_back(lookupAction("finish-O3"));
+  EXPECT_EQ(selection->functions[0].actions, *expected);
+  auto policySelection = shippedSelector()->select(*module);
+  ASSERT_TRUE(static_cast<bool>(policySelection));
+  EXPECT_EQ(policySelection->chosen, "policy");
+  EXPECT_FALSE(policySelection->functions[0].decisionMicros.empty());
+}
 
 TEST(Selector, DecidesPerFunctionAndApplyMatchesOptimize) {
   Fixture f;

@@ -276,4 +276,63 @@ IRSummary summarize(ModuleOp module) {
   return s;
 }
 
+namespace {
+/// Adds to \p total the ops \p block executes, each \p times over; false
+/// when some count is not static.
+bool countExecuted(Block &block, double times, double &total) {
+  for (Operation &op : block) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op)) {
+      double points = 1;
+      for (int64_t range : linalgOp.getStaticLoopRanges()) {
+        if (ShapedType::isDynamic(range))
+          return false;
+        points *= static_cast<double>(range);
+      }
+      // The body's ops run at every point.
+      total += times * points * static_cast<double>(linalgOp.getBlock()->getOperations().size());
+      continue;
+    }
+    total += times;
+    if (op.getNumRegions() == 0) {
+      if (isa<CallOpInterface>(op))
+        return false; // the callee's work is not counted
+      continue;
+    }
+    double trips = 1;
+    if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
+      if (!forOp.hasConstantBounds())
+        return false;
+      trips = std::max<int64_t>(
+          0, (forOp.getConstantUpperBound() - forOp.getConstantLowerBound() +
+              forOp.getStepAsInt() - 1) / forOp.getStepAsInt());
+    } else if (auto scfFor = dyn_cast<scf::ForOp>(op)) {
+      auto trip = constantTripCount(scfFor.getLowerBound(), scfFor.getUpperBound(),
+                                    scfFor.getStep());
+      if (!trip)
+        return false;
+      trips = static_cast<double>(*trip);
+    } else if (!isa<scf::IfOp, affine::AffineIfOp, scf::ExecuteRegionOp>(op)) {
+      return false; // while loops, parallel loops, other dialects' regions
+    }
+    // A branch of an if is counted as if taken: an upper bound.
+    for (Region &region : op.getRegions()) {
+      if (region.empty())
+        continue;
+      if (!region.hasOneBlock() || !countExecuted(region.front(), times * trips, total))
+        return false;
+    }
+  }
+  return true;
+}
+} // namespace
+
+std::optional<double> executedOps(func::FuncOp function) {
+  if (function.isExternal() || !function.getBody().hasOneBlock())
+    return std::nullopt;
+  double total = 0;
+  if (!countExecuted(function.getBody().front(), 1, total))
+    return std::nullopt;
+  return total;
+}
+
 } // namespace mqss

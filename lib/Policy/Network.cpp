@@ -67,7 +67,7 @@ static llvm::json::Value toJSON(const ModelMetadata &m) {
     hidden.push_back(h);
   for (const std::string &t : m.targets)
     targets.push_back(t);
-  return llvm::json::Object{{"format", m.formatVersion},
+  llvm::json::Object object{{"format", m.formatVersion},
                             {"mlir_version", m.mlirVersion},
                             {"feature_spec_hash", m.featureSpecHash},
                             {"catalog_hash", m.catalogHash},
@@ -77,6 +77,10 @@ static llvm::json::Value toJSON(const ModelMetadata &m) {
                             {"targets", std::move(targets)},
                             {"training_command", m.trainingCommand},
                             {"figures", llvm::json::Object(m.figures)}};
+  if (m.minTrainedLog2Ops && m.maxTrainedLog2Ops)
+    object["trained_log2_ops"] =
+        llvm::json::Object{{"min", *m.minTrainedLog2Ops}, {"max", *m.maxTrainedLog2Ops}};
+  return object;
 }
 
 static bool fromJSON(const llvm::json::Value &value, ModelMetadata &m, llvm::json::Path path) {
@@ -97,6 +101,11 @@ static bool fromJSON(const llvm::json::Value &value, ModelMetadata &m, llvm::jso
   if (ok)
     if (const llvm::json::Object *figures = value.getAsObject()->getObject("figures"))
       m.figures = *figures;
+  if (ok)
+    if (const llvm::json::Object *range = value.getAsObject()->getObject("trained_log2_ops")) {
+      m.minTrainedLog2Ops = range->getNumber("min");
+      m.maxTrainedLog2Ops = range->getNumber("max");
+    }
   return ok;
 }
 

@@ -12,6 +12,7 @@
 
 #include "mqss/Selector/Selector.h"
 
+#include "mqss/Actions/Baselines.h"
 #include "mqss/Actions/Sequence.h"
 #include "mqss/IR/Summary.h"
 #include "mqss/Policy/Policy.h"
@@ -24,9 +25,11 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
 
 namespace mqss {
@@ -485,7 +488,16 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
       llvm::consumeError(prepareForStages(*again).takeError());
       return again;
     };
-    auto actions = plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer);
+    std::string belowRange = belowTrainingRange(*scratch, decided.name);
+    if (!belowRange.empty()) {
+      decided.chosen = "default";
+      decided.note = belowRange;
+    }
+    auto actions = belowRange.empty()
+                       ? plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer)
+                       : planDefault(*scratch);
+    if (actions && !belowRange.empty())
+      actions->push_back(lookupAction("finish-O3")); // as the policy's plans end
     if (!actions)
       return selectorError("@" + decided.name + ": " + llvm::toString(actions.takeError()));
     decided.actions = std::move(*actions);
@@ -499,7 +511,28 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
     if (results)
       results->push_back(std::move(scratch));
   }
+  if (llvm::all_of(selection.functions,
+                   [](const FunctionSelection &f) { return f.chosen == "default"; }))
+    selection.chosen = "default";
   return selection;
+}
+
+std::string Selector::belowTrainingRange(mlir::ModuleOp scratch, llvm::StringRef name) const {
+  const ModelMetadata &model = policyImpl->metadata();
+  if (!opts.deferBelowTrainingRange || !model.minTrainedLog2Ops)
+    return "";
+  auto function = scratch.lookupSymbol<mlir::func::FuncOp>(name);
+  std::optional<double> ops = function ? executedOps(function) : std::nullopt;
+  if (!ops || *ops <= 0)
+    return ""; // not known statically: the policy decides
+  double log2Ops = std::log2(*ops);
+  if (log2Ops >= *model.minTrainedLog2Ops - 1)
+    return "";
+  return llvm::formatv("executes about 2^{0:F1} ops per call, under half the smallest "
+                       "kernel the model was trained on (2^{1:F1}): `default`'s plan "
+                       "instead of the policy's (--small-kernels=policy keeps the policy's)",
+                       log2Ops, *model.minTrainedLog2Ops)
+      .str();
 }
 
 llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
@@ -525,11 +558,16 @@ llvm::Expected<Selection> Selector::select(mlir::ModuleOp module) {
   return decide(module, nullptr, nullptr, 3);
 }
 
-llvm::Expected<std::vector<DecisionExplanation>> Selector::explain(mlir::ModuleOp module,
-                                                                   unsigned topK) {
+llvm::Expected<std::vector<DecisionExplanation>>
+Selector::explain(mlir::ModuleOp module, unsigned topK, std::vector<std::string> *notes) {
   std::vector<DecisionExplanation> explanations;
-  if (auto selection = decide(module, nullptr, &explanations, topK); !selection)
+  auto selection = decide(module, nullptr, &explanations, topK);
+  if (!selection)
     return selection.takeError();
+  if (notes)
+    for (const FunctionSelection &function : selection->functions)
+      if (!function.note.empty())
+        notes->push_back("@" + function.name + ": " + function.note);
   return explanations;
 }
 

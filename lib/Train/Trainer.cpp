@@ -5,6 +5,11 @@
 #include "mqss/Actions/Baselines.h"
 #include "mqss/Env/Episode.h"
 #include "mqss/Env/Search.h"
+#include "mqss/IR/Context.h"
+#include "mqss/IR/Loader.h"
+#include "mqss/IR/Summary.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mqss/Store/Store.h"
 #include "mqss/Suite/Registry.h"
 #include "mqss/Suite/SuiteRun.h"
@@ -17,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cmath>
 #include <unistd.h>
 
 namespace mqss {
@@ -181,6 +187,51 @@ double meanReward(const std::vector<Episode> &episodes) {
 }
 } // namespace
 
+llvm::Expected<std::optional<std::pair<double, double>>>
+trainedOpsRange(const TrainOptions &options) {
+  auto registry = Registry::load(options.registryPath.empty() ? Registry::defaultPath()
+                                                              : options.registryPath);
+  if (!registry)
+    return registry.takeError();
+  auto entries = registry->select({"train", "", options.kernel, options.size});
+  if (!entries)
+    return entries.takeError();
+  auto context = createContext();
+  std::optional<double> smallest, largest;
+  for (const BenchmarkEntry &entry : *entries) {
+    auto module = loadModuleFile(*context, entry.path);
+    if (!module)
+      return trainError(entry.path + ": " + llvm::toString(module.takeError()));
+    auto function = (*module)->lookupSymbol<mlir::func::FuncOp>(entry.entry);
+    std::optional<double> ops = function ? executedOps(function) : std::nullopt;
+    if (!ops || *ops <= 0)
+      continue;
+    double log2Ops = std::log2(*ops);
+    smallest = std::min(smallest.value_or(log2Ops), log2Ops);
+    largest = std::max(largest.value_or(log2Ops), log2Ops);
+  }
+  if (!smallest)
+    return std::nullopt;
+  return std::make_pair(*smallest, *largest);
+}
+
+llvm::Expected<std::pair<double, double>> annotateTrainedOpsRange(const TrainOptions &options,
+                                                                  llvm::StringRef modelPath) {
+  auto range = trainedOpsRange(options);
+  if (!range)
+    return range.takeError();
+  if (!*range)
+    return trainError("no train kernel of the selection has a static operation count");
+  auto loaded = loadModel(modelPath);
+  if (!loaded)
+    return loaded.takeError();
+  loaded->second.minTrainedLog2Ops = (*range)->first;
+  loaded->second.maxTrainedLog2Ops = (*range)->second;
+  if (llvm::Error error = saveModel(loaded->first, loaded->second, modelPath))
+    return std::move(error);
+  return **range;
+}
+
 llvm::Expected<TrainResult> train(const TrainOptions &options) {
   configureTorchThreads();
   torch::manual_seed(options.seed);
@@ -215,6 +266,13 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
   metadata.hidden = {128, 64, 32};
   metadata.targets = options.targets;
   metadata.trainingCommand = options.command;
+  auto opsRange = trainedOpsRange(options);
+  if (!opsRange)
+    return opsRange.takeError();
+  if (*opsRange) {
+    metadata.minTrainedLog2Ops = (*opsRange)->first;
+    metadata.maxTrainedLog2Ops = (*opsRange)->second;
+  }
   ActorCritic network(metadata.numFeatures, metadata.numActions, metadata.hidden);
   torch::optim::Adam optimizer(network->parameters(),
                                torch::optim::AdamOptions(config.learningRate));

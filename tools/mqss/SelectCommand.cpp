@@ -75,6 +75,12 @@ static cl::opt<bool> allowUnregistered(
              "passes treat them conservatively"),
     cl::sub(selectCommand), cl::sub(explainCommand), cl::cat(category()));
 
+static cl::opt<std::string> smallKernels(
+    "small-kernels",
+    cl::desc("A function executing under half the ops of the smallest kernel the model was "
+             "trained on gets `default`'s plan (default) or the policy's (policy)"),
+    cl::init("default"), cl::sub(selectCommand), cl::sub(explainCommand), cl::cat(category()));
+
 namespace {
 /// JSON mode: select --emit=json, explain --json.
 bool jsonErrors = false;
@@ -95,8 +101,13 @@ struct Loaded {
 
 /// Loads the model first (a bad model or target is reported before parsing
 /// a large module), then the module. Prints the error and returns null.
-std::optional<Loaded> load(StringRef tool, StringRef path, const SelectorOptions &options) {
+std::optional<Loaded> load(StringRef tool, StringRef path, SelectorOptions options) {
   Loaded loaded;
+  if (smallKernels != "default" && smallKernels != "policy") {
+    commandError(tool, "--small-kernels must be default or policy, not '" + smallKernels + "'");
+    return std::nullopt;
+  }
+  options.deferBelowTrainingRange = smallKernels == "default";
   auto selector = Selector::create(options);
   if (!selector) {
     commandError(tool, toString(selector.takeError()));
@@ -162,6 +173,9 @@ int selectMain() {
     return commandError(tool, toString(selection.takeError()));
   double selectMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  for (const FunctionSelection &function : selection->functions)
+    if (!function.note.empty())
+      WithColor::note(errs(), tool) << "@" << function.name << " " << function.note << "\n";
 
   std::error_code ec;
   ToolOutputFile out(output, ec, sys::fs::OF_Text);
@@ -188,10 +202,14 @@ int selectMain() {
       double micros = 0;
       for (double us : function.decisionMicros)
         micros += us;
-      functions.push_back(json::Object{{"name", function.name},
-                                       {"actions", actionNamesJson(function.actions)},
-                                       {"pipeline", function.pipeline},
-                                       {"decision_us", micros}});
+      json::Object record{{"name", function.name},
+                          {"actions", actionNamesJson(function.actions)},
+                          {"pipeline", function.pipeline},
+                          {"chosen", function.chosen},
+                          {"decision_us", micros}};
+      if (!function.note.empty())
+        record["note"] = function.note;
+      functions.push_back(std::move(record));
     }
     json::Object object{{"file", std::string(input)},
                         {"target", std::string(target)},
@@ -221,7 +239,8 @@ int explainMain() {
   std::optional<Loaded> loaded = load(tool, explainInput, options);
   if (!loaded)
     return 1;
-  auto decisions = loaded->selector->explain(*loaded->module, topK);
+  std::vector<std::string> notes;
+  auto decisions = loaded->selector->explain(*loaded->module, topK, &notes);
   if (!decisions)
     return commandError(tool, toString(decisions.takeError()));
 
@@ -246,12 +265,15 @@ int explainMain() {
                                    {"file", std::string(explainInput)},
                                    {"target", std::string(explainTarget)},
                                    {"attribution", "gradient x input of log p(action)"},
-                                   {"decisions", std::move(array)}}))
+                                   {"decisions", std::move(array)},
+                                   {"notes", json::Array(notes)}}))
            << "\n";
     return 0;
   }
   outs() << "Attribution: gradient x input of the chosen action's log-probability "
             "(positive pushed towards it).\n";
+  for (const std::string &note : notes)
+    outs() << "Note: " << note << "\n";
   std::string function;
   for (const DecisionExplanation &decision : *decisions) {
     if (decision.function != function) {

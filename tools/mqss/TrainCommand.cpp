@@ -16,8 +16,10 @@ namespace mqss::tool {
 cl::SubCommand trainCommand(
     "train", "Train the policy: behaviour cloning from the baselines, then PPO on measured "
              "rewards; resumable (rerun the same command after an interruption)");
-static cl::opt<std::string> out("out", cl::desc("Directory for checkpoints, logs and the model"),
-                                cl::Required, cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<std::string> out("out",
+                                cl::desc("Directory for checkpoints, logs and the model (required "
+                                         "unless --annotate)"),
+                                cl::sub(trainCommand), cl::cat(category()));
 static cl::opt<unsigned> updates("updates", cl::desc("PPO updates"), cl::init(30),
                                  cl::sub(trainCommand), cl::cat(category()));
 static cl::opt<unsigned> episodes("episodes", cl::desc("Episodes per update"), cl::init(16),
@@ -55,6 +57,12 @@ static cl::opt<std::string> objective(
              "weighted:runtime=W,compile=W,size=W (each term scaled by the spread of "
              "default over the train tasks; docs/Objectives.md)"),
     cl::init("runtime"), cl::sub(trainCommand), cl::cat(category()));
+static cl::opt<std::string> annotate(
+    "annotate",
+    cl::desc("Do not train: store in this model the range of operation counts of the train "
+             "selection (--registry, --size, --kernel), for a model trained before models "
+             "recorded it"),
+    cl::value_desc("model.pt"), cl::sub(trainCommand), cl::cat(category()));
 static cl::opt<std::string> registry("registry", cl::desc("Benchmark registry"),
                                      cl::sub(trainCommand), cl::cat(category()));
 
@@ -87,6 +95,22 @@ int trainMain(int argc, char **argv) {
   for (int i = 0; i < argc; ++i)
     options.command += (i ? " " : "") + std::string(i == 0 ? "mqss" : argv[i]);
 
+  if (!annotate.empty()) {
+    auto range = annotateTrainedOpsRange(options, annotate);
+    if (!range) {
+      WithColor::error(errs(), "mqss train") << toString(range.takeError()) << "\n";
+      return 1;
+    }
+    outs() << formatv("{0:2}\n", json::Value(json::Object{
+                                     {"model", std::string(annotate)},
+                                     {"trained_log2_ops", json::Object{{"min", range->first},
+                                                                       {"max", range->second}}}}));
+    return 0;
+  }
+  if (out.empty()) {
+    WithColor::error(errs(), "mqss train") << "--out=DIR is required\n";
+    return 2;
+  }
   auto result = train(options);
   if (!result) {
     WithColor::error(errs(), "mqss train") << toString(result.takeError()) << "\n";

@@ -13,7 +13,12 @@
 
 #include <cstdint>
 #include <string>
+#include <optional>
 #include <vector>
+
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
 
 namespace mqss {
 
@@ -87,6 +92,13 @@ struct IRSummary {
 
 /// Walks \p module once.
 IRSummary summarize(mlir::ModuleOp module);
+
+/// How many operations one call of \p function executes: each op counted
+/// once per iteration of the loops around it, a linalg op once per point of
+/// its iteration space. None when that is not known statically: a loop
+/// without constant bounds, a dynamic shape, a call, unstructured control
+/// flow, or an op with regions this does not model.
+std::optional<double> executedOps(mlir::func::FuncOp function);
 
 } // namespace mqss
 

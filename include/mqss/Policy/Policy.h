@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct ModelMetadata {
   std::vector<std::string> targets;
   std::string trainingCommand;
   llvm::json::Object figures;
+  /// log2 of the ops one call executes (mqss::executedOps), smallest and
+  /// largest over the train split's functions whose count is static: the
+  /// problem sizes the policy has seen. Absent in older models.
+  std::optional<double> minTrainedLog2Ops, maxTrainedLog2Ops;
 };
 
 /// Metadata describing this build (MLIR version, feature spec, catalog).

@@ -48,6 +48,11 @@ struct SelectorOptions {
   /// host, x86-avx512, x86-avx2, x86-sse4 (see `mqss run --help`).
   std::string target = "host";
   unsigned maxSteps = 8;
+  /// A function that executes far fewer ops than any the model was trained
+  /// on (half the smallest, see ModelMetadata::minTrainedLog2Ops) gets the
+  /// `default` baseline's plan: the policy has not seen kernels that small,
+  /// and on such kernels from other frontends it was 0.75x of default.
+  bool deferBelowTrainingRange = true;
 };
 
 /// The decision for one function of a module.
@@ -58,6 +63,10 @@ struct FunctionSelection {
   /// the outer builtin.module), applied to a module holding this function.
   std::string pipeline;
   std::vector<double> decisionMicros; ///< per decision: features + inference
+  /// "policy", or "default" when the function is below the training range.
+  std::string chosen = "policy";
+  /// Why it was not the policy's plan (empty when it was).
+  std::string note;
 };
 
 struct Selection {
@@ -152,8 +161,10 @@ public:
 
   /// Explains every decision select() would make: the top \p topK features
   /// by |gradient x input| and the runner-up actions.
-  llvm::Expected<std::vector<DecisionExplanation>> explain(mlir::ModuleOp module,
-                                                           unsigned topK = 3);
+  /// Functions select() gives `default`'s plan have no decisions; with
+  /// \p notes, a line saying which and why is added for each.
+  llvm::Expected<std::vector<DecisionExplanation>>
+  explain(mlir::ModuleOp module, unsigned topK = 3, std::vector<std::string> *notes = nullptr);
 
   const SelectorOptions &options() const { return opts; }
   std::string modelPath() const;
@@ -166,6 +177,9 @@ private:
                                    std::vector<mlir::OwningOpRef<mlir::ModuleOp>> *results,
                                    std::vector<DecisionExplanation> *explanations,
                                    unsigned topK);
+  /// Why \p name in \p scratch gets `default`'s plan rather than the
+  /// policy's (see SelectorOptions::deferBelowTrainingRange), or "".
+  std::string belowTrainingRange(mlir::ModuleOp scratch, llvm::StringRef name) const;
   llvm::Error install(mlir::ModuleOp module,
                       std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results,
                       Selection &selection);

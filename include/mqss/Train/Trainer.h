@@ -6,7 +6,9 @@
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mqss {
@@ -50,6 +52,21 @@ struct TrainResult {
 /// command) and writes outDir/model.pt, log.csv, log.jsonl and
 /// learning-curve.svg. Progress goes to stderr.
 llvm::Expected<TrainResult> train(const TrainOptions &options);
+
+/// log2 of the ops one call of each train kernel's entry executes
+/// (mqss::executedOps), smallest and largest over the train selection of
+/// \p options (registry, size, kernel) where it is static: the problem sizes
+/// a model trained on that selection has seen (none when no count is
+/// static). train() stores it in the model; the selector gives `default`'s
+/// plan to functions far below it.
+llvm::Expected<std::optional<std::pair<double, double>>>
+trainedOpsRange(const TrainOptions &options);
+
+/// Stores trainedOpsRange(\p options) in the model at \p modelPath, its
+/// weights and other metadata unchanged (for models trained before the
+/// range was recorded). Returns the range.
+llvm::Expected<std::pair<double, double>> annotateTrainedOpsRange(const TrainOptions &options,
+                                                                  llvm::StringRef modelPath);
 
 } // namespace mqss
 
