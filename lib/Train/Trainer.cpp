@@ -185,20 +185,26 @@ double meanReward(const std::vector<Episode> &episodes) {
     total += e.reward;
   return episodes.empty() ? 0 : total / episodes.size();
 }
-} // namespace
+
+llvm::Expected<Registry> registryFor(const TrainOptions &options) {
+  return Registry::load(options.registryPath.empty() ? Registry::defaultPath()
+                                                     : options.registryPath);
+}
+
+/// The train kernels \p options select (kernel, size, at most maxTrainKernels).
+llvm::Expected<std::vector<BenchmarkEntry>> trainSelection(const Registry &registry,
+                                                           const TrainOptions &options) {
+  auto entries = registry.select({"train", "", options.kernel, options.size});
+  if (entries && options.maxTrainKernels && entries->size() > options.maxTrainKernels)
+    entries->resize(options.maxTrainKernels);
+  return entries;
+}
 
 llvm::Expected<std::optional<std::pair<double, double>>>
-trainedOpsRange(const TrainOptions &options) {
-  auto registry = Registry::load(options.registryPath.empty() ? Registry::defaultPath()
-                                                              : options.registryPath);
-  if (!registry)
-    return registry.takeError();
-  auto entries = registry->select({"train", "", options.kernel, options.size});
-  if (!entries)
-    return entries.takeError();
+opsRangeOf(const std::vector<BenchmarkEntry> &entries) {
   auto context = createContext();
   std::optional<double> smallest, largest;
-  for (const BenchmarkEntry &entry : *entries) {
+  for (const BenchmarkEntry &entry : entries) {
     auto module = loadModuleFile(*context, entry.path);
     if (!module)
       return trainError(entry.path + ": " + llvm::toString(module.takeError()));
@@ -213,6 +219,18 @@ trainedOpsRange(const TrainOptions &options) {
   if (!smallest)
     return std::nullopt;
   return std::make_pair(*smallest, *largest);
+}
+} // namespace
+
+llvm::Expected<std::optional<std::pair<double, double>>>
+trainedOpsRange(const TrainOptions &options) {
+  auto registry = registryFor(options);
+  if (!registry)
+    return registry.takeError();
+  auto entries = trainSelection(*registry, options);
+  if (!entries)
+    return entries.takeError();
+  return opsRangeOf(*entries);
 }
 
 llvm::Expected<std::pair<double, double>> annotateTrainedOpsRange(const TrainOptions &options,
@@ -238,15 +256,12 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
   if (std::error_code ec = llvm::sys::fs::create_directories(options.outDir))
     return trainError("cannot create '" + options.outDir + "': " + ec.message());
 
-  auto registry = Registry::load(options.registryPath.empty() ? Registry::defaultPath()
-                                                              : options.registryPath);
+  auto registry = registryFor(options);
   if (!registry)
     return registry.takeError();
-  auto trainEntries = registry->select({"train", "", options.kernel, options.size});
+  auto trainEntries = trainSelection(*registry, options);
   if (!trainEntries)
     return trainEntries.takeError();
-  if (options.maxTrainKernels && trainEntries->size() > options.maxTrainKernels)
-    trainEntries->resize(options.maxTrainKernels);
   auto validationEntries = registry->select({"validation", "", "", options.size});
   if (!validationEntries)
     return validationEntries.takeError();
@@ -266,7 +281,7 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
   metadata.hidden = {128, 64, 32};
   metadata.targets = options.targets;
   metadata.trainingCommand = options.command;
-  auto opsRange = trainedOpsRange(options);
+  auto opsRange = opsRangeOf(*trainEntries);
   if (!opsRange)
     return opsRange.takeError();
   if (*opsRange) {
