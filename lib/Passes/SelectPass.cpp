@@ -81,6 +81,8 @@ public:
       llvm::interleave(
           function.actions, [&](const Action *action) { remark << action->name; },
           [&] { remark << ","; });
+      if (function.chosen != "policy")
+        remark << " (" << function.chosen << ": " << function.note << ")";
       remark << "; ";
     }
     remark << llvm::formatv("decision_us={0:F1} pass_us={1:F1}", selection->decisionMicros,

@@ -530,7 +530,7 @@ std::string Selector::belowTrainingRange(mlir::ModuleOp scratch, llvm::StringRef
     return "";
   return llvm::formatv("executes about 2^{0:F1} ops per call, under half the smallest "
                        "kernel the model was trained on (2^{1:F1}): `default`'s plan "
-                       "instead of the policy's (--small-kernels=policy keeps the policy's)",
+                       "instead of the policy's",
                        log2Ops, *model.minTrainedLog2Ops)
       .str();
 }

@@ -175,7 +175,8 @@ int selectMain() {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   for (const FunctionSelection &function : selection->functions)
     if (!function.note.empty())
-      WithColor::note(errs(), tool) << "@" << function.name << " " << function.note << "\n";
+      WithColor::note(errs(), tool) << "@" << function.name << " " << function.note
+                                    << " (--small-kernels=policy keeps the policy's)\n";
 
   std::error_code ec;
   ToolOutputFile out(output, ec, sys::fs::OF_Text);
