@@ -123,6 +123,26 @@ TEST(Selector, GivesDefaultsPlanToKernelsFarBelowTheTrainingRange) {
   ASSERT_TRUE(static_cast<bool>(expected)) << llvm::toString(expected.takeError());
   expected->push_back(lookupAction("finish-O3"));
   EXPECT_EQ(selection->functions[0].actions, *expected);
+  // One decision at a time (/v1/select) follows the same plan; a module
+  // with a function the policy decides (main) stays the policy's.
+  mlir::OwningOpRef<mlir::ModuleOp> alone = module->clone();
+  for (auto function : llvm::to_vector(alone->getOps<mlir::func::FuncOp>()))
+    if (function.getSymName() != "matmul")
+      function.erase();
+  std::vector<const Action *> history;
+  for (const Action *action : *expected) {
+    auto next = deferring->next(*alone, history);
+    ASSERT_TRUE(static_cast<bool>(next)) << llvm::toString(next.takeError());
+    EXPECT_EQ(next->chosen, "default");
+    EXPECT_EQ(next->action, action) << "step " << history.size();
+    if (action->kind == ActionKind::Finish)
+      break;
+    ASSERT_FALSE(errorToBool(applyAction(*alone, *action)));
+    history.push_back(action);
+  }
+  auto mixed = deferring->next(*module);
+  ASSERT_TRUE(static_cast<bool>(mixed));
+  EXPECT_EQ(mixed->chosen, "policy");
   auto policySelection = shippedSelector()->select(*module);
   ASSERT_TRUE(static_cast<bool>(policySelection));
   EXPECT_EQ(policySelection->chosen, "policy");

@@ -535,6 +535,18 @@ std::string Selector::belowTrainingRange(mlir::ModuleOp scratch, llvm::StringRef
       .str();
 }
 
+std::string Selector::belowTrainingRange(mlir::ModuleOp module) const {
+  std::string first;
+  for (mlir::func::FuncOp function : definedFunctions(module)) {
+    std::string reason = belowTrainingRange(module, function.getSymName());
+    if (reason.empty())
+      return "";
+    if (first.empty())
+      first = "@" + function.getSymName().str() + " " + reason;
+  }
+  return first;
+}
+
 llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
                                             llvm::ArrayRef<const Action *> history) {
   auto start = Clock::now();
@@ -550,6 +562,22 @@ llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
   next.probability = decision.probability;
   next.stage = context.stage;
   next.features = features;
+  // Below the training range, select() plans `default`: its next action is
+  // the first of the list legal here and not yet taken (as planSequence).
+  std::string belowRange = belowTrainingRange(module);
+  if (!belowRange.empty()) {
+    IRSummary summary = summarize(module);
+    std::vector<bool> legal = legalMask(summary, summary.stage());
+    next.action = lookupAction("finish-O3");
+    for (const Action *action : defaultSequence())
+      if (legal[actionIndex(*action)] && !llvm::is_contained(history, action)) {
+        next.action = action;
+        break;
+      }
+    next.probability = 1;
+    next.chosen = "default";
+    next.note = belowRange;
+  }
   next.decisionMicros = microsSince(start);
   return next;
 }

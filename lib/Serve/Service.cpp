@@ -153,7 +153,7 @@ llvm::Expected<FallbackPlan> planFallback(mlir::ModuleOp module, llvm::StringRef
 }
 
 llvm::json::Object decisionJson(const NextDecision &next, bool fallback) {
-  return llvm::json::Object{
+  llvm::json::Object reply{
       {"pass", next.action->name},
       {"confidence", next.probability},
       {"stage", stageName(next.stage)},
@@ -164,7 +164,11 @@ llvm::json::Object decisionJson(const NextDecision &next, bool fallback) {
                          sizeof(float) * next.features.size())))
            .str()},
       {"decision_us", next.decisionMicros},
+      {"chosen", next.chosen},
       {"fallback", fallback}};
+  if (!next.note.empty())
+    reply["note"] = next.note;
+  return reply;
 }
 } // namespace
 

@@ -149,6 +149,16 @@ def main():
         check(body.get("actions") == cli["functions"][0]["actions"], "pipeline matches mqss select")
         check(body.get("actions", [None])[0] == first, "pipeline starts with select's pass")
 
+        # A kernel far smaller than the training kernels gets default's plan,
+        # one step at a time as well as whole.
+        status, body = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"}, token)
+        cli = json.loads(subprocess.run([mqss, "select", os.path.join(src, "test", "Inputs", "small_matmul.mlir"),
+                                         "--target=x86-avx2", "--emit=json"],
+                                        capture_output=True, text=True, check=True).stdout)
+        check(status == 200 and body.get("chosen") == "default" and "trained on" in body.get("note", "")
+              and body.get("pass") == cli["functions"][0]["actions"][0],
+              "a small kernel's select is default's first action: %s %s" % (body, cli["functions"][0]["actions"]))
+
         # /v1/optimize, unmeasured and measured.
         status, body = server.request("POST", "/v1/optimize", {"ir": small, "target": "x86-avx2"}, token)
         check(status == 200 and "func.func @matmul" in body.get("ir", "") and "measured" not in body,

@@ -116,6 +116,10 @@ struct NextDecision {
   Stage stage = Stage::Tensor;
   FeatureVector features{};
   double decisionMicros = 0; ///< features + inference
+  /// "policy", or "default" when every function of the module is below the
+  /// training range: then `action` is the `default` plan's next action.
+  std::string chosen = "policy";
+  std::string note; ///< why it is not the policy's action (empty when it is)
 };
 
 class Selector {
@@ -180,6 +184,9 @@ private:
   /// Why \p name in \p scratch gets `default`'s plan rather than the
   /// policy's (see SelectorOptions::deferBelowTrainingRange), or "".
   std::string belowTrainingRange(mlir::ModuleOp scratch, llvm::StringRef name) const;
+  /// The same for a whole module: a reason when every function with a body
+  /// is below the range, else "".
+  std::string belowTrainingRange(mlir::ModuleOp module) const;
   llvm::Error install(mlir::ModuleOp module,
                       std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results,
                       Selection &selection);
