@@ -116,6 +116,15 @@ llvm::Expected<std::vector<const Action *>> planDefault(mlir::ModuleOp module,
   return planSequence(module, defaultSequence(), leftOut);
 }
 
+const Action *firstPreference(llvm::ArrayRef<const Action *> preferences,
+                              const std::vector<bool> &mask,
+                              llvm::function_ref<bool(const Action *)> taken) {
+  for (const Action *action : preferences)
+    if (mask[actionIndex(*action)] && !taken(action))
+      return action;
+  return nullptr;
+}
+
 llvm::Expected<std::vector<const Action *>>
 planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
              std::vector<std::string> *leftOut) {
@@ -126,13 +135,9 @@ planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
   while (plan.size() + failed.size() <= preferences.size()) {
     IRSummary summary = summarize(module);
     std::vector<bool> mask = legalMask(summary, summary.stage());
-    const Action *next = nullptr;
-    for (const Action *action : preferences)
-      if (mask[actionIndex(*action)] && !llvm::is_contained(plan, action) &&
-          !llvm::is_contained(failed, action)) {
-        next = action;
-        break;
-      }
+    const Action *next = firstPreference(preferences, mask, [&](const Action *action) {
+      return llvm::is_contained(plan, action) || llvm::is_contained(failed, action);
+    });
     if (!next)
       break;
     plan.push_back(next);

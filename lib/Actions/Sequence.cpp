@@ -80,6 +80,10 @@ static llvm::Error writeScheduleLibrary(const std::string &path) {
   return llvm::Error::success();
 }
 
+static std::string preloadElement(llvm::StringRef libraryPath) {
+  return ("transform-preload-library{transform-library-paths=" + libraryPath + "}").str();
+}
+
 llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> actions) {
   std::string pipeline;
   bool usesSchedules = llvm::any_of(
@@ -88,7 +92,7 @@ llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> ac
     auto path = scheduleLibraryPath();
     if (!path)
       return path.takeError();
-    pipeline = "transform-preload-library{transform-library-paths=" + *path + "}";
+    pipeline = preloadElement(*path);
   }
   for (const Action *action : actions) {
     std::string fragment = action->pipelineFragment();
@@ -97,10 +101,6 @@ llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> ac
     pipeline += (pipeline.empty() ? "" : ",") + fragment;
   }
   return pipeline;
-}
-
-static std::string preloadElement(llvm::StringRef libraryPath) {
-  return ("transform-preload-library{transform-library-paths=" + libraryPath + "}").str();
 }
 
 llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module) {

@@ -66,6 +66,15 @@ Stage IRSummary::stage() const {
 
 static bool isTensor(Type type) { return isa<TensorType>(type); }
 
+/// Iterations of \p forOp when its bounds are constants.
+static std::optional<int64_t> constantTrips(affine::AffineForOp forOp) {
+  if (!forOp.hasConstantBounds())
+    return std::nullopt;
+  int64_t span = forOp.getConstantUpperBound() - forOp.getConstantLowerBound();
+  int64_t step = forOp.getStepAsInt();
+  return std::max<int64_t>(0, (span + step - 1) / step);
+}
+
 static LinalgOpInfo describeLinalg(linalg::LinalgOp op) {
   LinalgOpInfo info;
   info.name = op->getName().getStringRef().str();
@@ -258,12 +267,9 @@ IRSummary summarize(ModuleOp module) {
     if (outerLoops.contains(op))
       continue;
     if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
-      if (forOp.hasConstantBounds()) {
-        int64_t span = forOp.getConstantUpperBound() - forOp.getConstantLowerBound();
-        int64_t step = forOp.getStepAsInt();
-        int64_t trip = std::max<int64_t>(0, (span + step - 1) / step);
-        s.innermostTripCounts.push_back(trip);
-        s.innermostAffineTripGcd = std::gcd(s.innermostAffineTripGcd, trip);
+      if (std::optional<int64_t> trip = constantTrips(forOp)) {
+        s.innermostTripCounts.push_back(*trip);
+        s.innermostAffineTripGcd = std::gcd(s.innermostAffineTripGcd, *trip);
       } else {
         s.innermostAffineConstant = false;
       }
@@ -300,11 +306,10 @@ bool countExecuted(Block &block, double times, double &total) {
     }
     double trips = 1;
     if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
-      if (!forOp.hasConstantBounds())
+      std::optional<int64_t> trip = constantTrips(forOp);
+      if (!trip)
         return false;
-      trips = std::max<int64_t>(
-          0, (forOp.getConstantUpperBound() - forOp.getConstantLowerBound() +
-              forOp.getStepAsInt() - 1) / forOp.getStepAsInt());
+      trips = static_cast<double>(*trip);
     } else if (auto scfFor = dyn_cast<scf::ForOp>(op)) {
       auto trip = constantTripCount(scfFor.getLowerBound(), scfFor.getUpperBound(),
                                     scfFor.getStep());

@@ -93,12 +93,17 @@ DecisionExplanation explainDecision(Policy &policy, const FeatureVector &feature
 }
 
 /// The policy's view of \p module: features and legal actions. Sets the
-/// context's stage.
+/// context's stage; with \p summaryOut, also gives the summary they came from.
 std::pair<FeatureVector, std::vector<bool>> observe(mlir::ModuleOp module,
-                                                    EncoderContext &context) {
+                                                    EncoderContext &context,
+                                                    IRSummary *summaryOut = nullptr) {
   IRSummary summary = summarize(module);
   context.stage = summary.stage();
-  return {encodeFeatures(summary, context), legalMask(summary, context.stage, context.history)};
+  std::pair<FeatureVector, std::vector<bool>> view{
+      encodeFeatures(summary, context), legalMask(summary, context.stage, context.history)};
+  if (summaryOut)
+    *summaryOut = std::move(summary);
+  return view;
 }
 
 /// Greedy planning, applying each chosen action to \p module.
@@ -555,25 +560,23 @@ llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
   context.maxSteps = opts.maxSteps;
   context.step = history.size();
   context.history.assign(history.begin(), history.end());
-  auto [features, mask] = observe(module, context);
-  Decision decision = policyImpl->decide(features, mask);
+  IRSummary summary;
+  auto [features, mask] = observe(module, context, &summary);
   NextDecision next;
-  next.action = decision.action;
-  next.probability = decision.probability;
   next.stage = context.stage;
   next.features = features;
-  // Below the training range, select() plans `default`: its next action is
-  // the first of the list legal here and not yet taken (as planSequence).
   std::string belowRange = belowTrainingRange(module);
-  if (!belowRange.empty()) {
-    IRSummary summary = summarize(module);
-    std::vector<bool> legal = legalMask(summary, summary.stage());
-    next.action = lookupAction("finish-O3");
-    for (const Action *action : defaultSequence())
-      if (legal[actionIndex(*action)] && !llvm::is_contained(history, action)) {
-        next.action = action;
-        break;
-      }
+  if (belowRange.empty()) {
+    Decision decision = policyImpl->decide(features, mask);
+    next.action = decision.action;
+    next.probability = decision.probability;
+  } else {
+    // select() plans `default` here: its next action is the list's step on
+    // this IR, as planSequence takes it (the stage's mask, no history).
+    const Action *action =
+        firstPreference(defaultSequence(), legalMask(summary, summary.stage()),
+                        [&](const Action *a) { return llvm::is_contained(history, a); });
+    next.action = action ? action : lookupAction("finish-O3");
     next.probability = 1;
     next.chosen = "default";
     next.note = belowRange;

@@ -27,6 +27,13 @@ std::vector<std::string> expertFamilies();
 /// The fixed `default` preference list.
 std::vector<const Action *> defaultSequence();
 
+/// A preference list's step: the first action of \p preferences that
+/// \p mask allows and \p taken does not rule out (already applied, or
+/// failed); null when there is none.
+const Action *firstPreference(llvm::ArrayRef<const Action *> preferences,
+                              const std::vector<bool> &mask,
+                              llvm::function_ref<bool(const Action *)> taken);
+
 /// Plans a sequence from an ordered preference list: at each step the first
 /// action of the list that is legal on the current IR and not yet applied
 /// (applies it to \p module while planning). An action whose passes fail on
