@@ -154,10 +154,14 @@ planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
     if (failed.size() == kMaxFailedActions)
       return std::move(error);
     std::string why = llvm::toString(std::move(error));
-    if (leftOut)
-      leftOut->push_back(("left out " + next->name + ": " +
-                          llvm::StringRef(why).split('\n').first.rtrim(':'))
-                             .str());
+    if (leftOut) {
+      // What failed, and the first diagnostic: which op, where.
+      auto [first, rest] = llvm::StringRef(why).split('\n');
+      std::string note = ("left out " + next->name + ": " + first.rtrim(':')).str();
+      if (llvm::StringRef diagnostic = rest.split('\n').first.trim(); !diagnostic.empty())
+        note += (": " + diagnostic).str();
+      leftOut->push_back(std::move(note));
+    }
     plan.pop_back();
     failed.push_back(next);
     replaceModuleContents(module, std::move(before));

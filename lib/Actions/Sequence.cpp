@@ -103,36 +103,66 @@ llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> ac
   return pipeline;
 }
 
+/// Whether \p module applies an elementwise op (arith.addf, math.exp, ...)
+/// to whole tensors, as upstream tests and hand-written IR do: one-shot
+/// bufferization cannot, so convert-elementwise-to-linalg makes them
+/// linalg.generic ops first.
+static bool hasElementwiseOnTensors(mlir::ModuleOp module) {
+  bool found = false;
+  module.walk([&](mlir::Operation *op) {
+    found = op->hasTrait<mlir::OpTrait::Elementwise>() &&
+            llvm::any_of(op->getResultTypes(), llvm::IsaPred<mlir::RankedTensorType>);
+    return found ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();
+  });
+  return found;
+}
+
 llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module) {
   std::string preparation = frontendLoweringPipeline(module);
+  if (hasElementwiseOnTensors(module))
+    preparation = joinPipelines(preparation, "func.func(convert-elementwise-to-linalg)");
   if (!preparation.empty())
     if (llvm::Error error = applyPipeline(module, preparation))
       return std::move(error);
-  if (!containsOp<mlir::tensor::ConcatOp>(module))
+  // Ops MLIR 19 cannot bufferize, rewritten by the schedule library.
+  std::string rewrites;
+  if (containsOp<mlir::tensor::ConcatOp>(module))
+    rewrites = "transform-interpreter{entry-point=decompose_concat}";
+  if (containsOp<mlir::tensor::PackOp>(module) || containsOp<mlir::tensor::UnPackOp>(module))
+    rewrites = joinPipelines(rewrites, "transform-interpreter{entry-point=lower_pack_unpack}");
+  if (rewrites.empty())
     return preparation;
   auto path = scheduleLibraryPath();
   if (!path)
     return path.takeError();
   // The preload goes first, where applyPipeline and mlir-opt both expect it.
   std::string preload = preloadElement(*path);
-  std::string decompose = "transform-interpreter{entry-point=decompose_concat}";
-  if (llvm::Error error = applyPipeline(module, preload + "," + decompose))
+  if (llvm::Error error = applyPipeline(module, preload + "," + rewrites))
     return std::move(error);
-  return preload + "," + joinPipelines(preparation, decompose);
+  return preload + "," + joinPipelines(preparation, rewrites);
+}
+
+/// Takes a leading preload of the schedule library off \p pipeline.
+static std::string takeLeadingPreload(llvm::StringRef &pipeline) {
+  if (!pipeline.starts_with("transform-preload-library{"))
+    return "";
+  size_t end = pipeline.find('}') + 1;
+  std::string preload = pipeline.take_front(end).str();
+  pipeline = pipeline.drop_front(end);
+  pipeline.consume_front(",");
+  return preload;
 }
 
 std::string joinAfterPreparation(llvm::StringRef preparation, llvm::StringRef pipeline) {
-  // Both begin with the same preload when the preparation decomposed a
-  // concat and the actions use a schedule: the library is loaded once.
-  llvm::StringRef rest = pipeline;
-  if (preparation.starts_with("transform-preload-library{")) {
-    llvm::StringRef preload = preparation.take_until([](char c) { return c == '}'; });
-    if (rest.starts_with(preload) && rest.drop_front(preload.size()).starts_with("}")) {
-      rest = rest.drop_front(preload.size() + 1);
-      rest.consume_front(",");
-    }
-  }
-  return joinPipelines(preparation, rest);
+  // The library is preloaded once, first, where applyPipeline and mlir-opt
+  // both expect it: also when only the actions use a schedule and the
+  // preparation is a pass (convert-elementwise-to-linalg, TOSA's lowering).
+  // Loading it changes no IR, so hoisting it changes nothing else.
+  std::string preload = takeLeadingPreload(preparation);
+  std::string actionsPreload = takeLeadingPreload(pipeline);
+  if (preload.empty())
+    preload = actionsPreload;
+  return joinPipelines(preload, joinPipelines(preparation, pipeline));
 }
 
 unsigned llvmOptLevelFor(llvm::ArrayRef<const Action *> actions) {

@@ -256,6 +256,32 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // Not an action: tensor.pack and tensor.unpack (data-tiling frontends emit
+  // them around linalg.mmt4d), which MLIR 19 cannot bufferize, as pad +
+  // expand_shape + transpose and transpose + collapse_shape + extract_slice.
+  // A pack this cannot lower (dynamic inner tiles) is left as it is: the
+  // bufferization then says which op it could not handle. Selections and
+  // baselines begin with it on modules that hold a pack or an unpack.
+  transform.named_sequence @lower_pack_unpack(%root: !transform.any_op {transform.readonly}) {
+    %packs = transform.structured.match ops{["tensor.pack"]} in %root : (!transform.any_op) -> !transform.op<"tensor.pack">
+    transform.foreach %packs : !transform.op<"tensor.pack"> {
+    ^bb0(%pack: !transform.op<"tensor.pack">):
+      transform.sequence %pack : !transform.op<"tensor.pack"> failures(suppress) {
+      ^bb1(%p: !transform.op<"tensor.pack">):
+        %pad, %expand, %transpose = transform.structured.lower_pack %p : (!transform.op<"tensor.pack">) -> (!transform.op<"tensor.pad">, !transform.op<"tensor.expand_shape">, !transform.op<"linalg.transpose">)
+      }
+    }
+    %unpacks = transform.structured.match ops{["tensor.unpack"]} in %root : (!transform.any_op) -> !transform.op<"tensor.unpack">
+    transform.foreach %unpacks : !transform.op<"tensor.unpack"> {
+    ^bb0(%unpack: !transform.op<"tensor.unpack">):
+      transform.sequence %unpack : !transform.op<"tensor.unpack"> failures(suppress) {
+      ^bb1(%u: !transform.op<"tensor.unpack">):
+        %e, %t, %c, %s = transform.structured.lower_unpack %u : (!transform.op<"tensor.unpack">) -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
+      }
+    }
+    transform.yield
+  }
+
   // Not an action: tensor.concat (torch.cat), which MLIR 19 cannot bufferize,
   // as tensor.empty and one tensor.insert_slice per operand. Selections and
   // baselines begin with it on modules that hold a concat.

@@ -6,6 +6,7 @@
 #include "mqss/IR/Diagnostics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -93,6 +94,11 @@ static std::string bufferizationHint(llvm::StringRef diagnostics) {
            "tensor.empty and one tensor.insert_slice per operand (the pipelines mqss "
            "chooses and its baselines begin with transform-interpreter"
            "{entry-point=decompose_concat} for this)\n";
+  if (op == "tensor.pack" || op == "tensor.unpack")
+    return "note: MLIR 19 cannot bufferize " + op + ": lower it to pad, reshape and "
+           "transpose first, which needs constant inner tiles (the pipelines mqss chooses "
+           "and its baselines begin with transform-interpreter"
+           "{entry-point=lower_pack_unpack} for this)\n";
   if (op == "ml_program.global_load_const")
     return "note: MLIR 19 bufferizes ml_program.global_load but not global_load_const: "
            "use an arith.constant holding the global's value, or ml_program.global_load\n";
@@ -331,8 +337,11 @@ std::string joinPipelines(llvm::StringRef first, llvm::StringRef second) {
 
 std::string mandatoryLoweringPipeline(bool bufferize) {
   std::string pipeline;
+  // Elementwise ops on whole tensors (arith.addf %a, %b : tensor<..>) do
+  // not bufferize: linalg.generic ops first.
   if (bufferize)
-    pipeline += "one-shot-bufferize{bufferize-function-boundaries "
+    pipeline += "func.func(convert-elementwise-to-linalg),"
+                "one-shot-bufferize{bufferize-function-boundaries "
                 "function-boundary-type-conversion=identity-layout-map},";
   pipeline += "func.func(convert-linalg-to-loops),"
               "convert-bufferization-to-memref,"
@@ -422,6 +431,26 @@ static void decomposeConcats(ModuleOp module) {
   (void)applyPatternsAndFoldGreedily(module, std::move(patterns));
 }
 
+/// tensor.pack and tensor.unpack with static tiles as pad, reshape and
+/// transpose (what the schedule library's lower_pack_unpack does for
+/// selections): MLIR 19 cannot bufferize them. Those with dynamic tiles
+/// stay, and the bufferization says so.
+static void lowerPacks(ModuleOp module) {
+  SmallVector<Operation *> packs;
+  module.walk([&](Operation *op) {
+    if (isa<tensor::PackOp, tensor::UnPackOp>(op))
+      packs.push_back(op);
+  });
+  IRRewriter rewriter(module.getContext());
+  for (Operation *op : packs) {
+    rewriter.setInsertionPoint(op);
+    if (auto pack = dyn_cast<tensor::PackOp>(op))
+      (void)linalg::lowerPack(rewriter, pack);
+    else
+      (void)linalg::lowerUnPack(rewriter, cast<tensor::UnPackOp>(op));
+  }
+}
+
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
   eraseTransformSchedules(module);
   eraseUnusedTensorDeclarations(module);
@@ -433,6 +462,7 @@ llvm::Error lowerToLLVMDialect(ModuleOp module) {
                                         "lowering TOSA to linalg"))
       return error;
   decomposeConcats(module);
+  lowerPacks(module);
   return runPipeline(module, mandatoryLoweringPipeline(containsTensors(module)),
                      PipelineFailure::LoweringFailed, "lowering to LLVM");
 }

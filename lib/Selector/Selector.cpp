@@ -498,9 +498,12 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
       decided.chosen = "default";
       decided.note = belowRange;
     }
+    std::vector<std::string> leftOut; // default's actions that failed here
     auto actions = belowRange.empty()
                        ? plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer)
-                       : planDefault(*scratch);
+                       : planDefault(*scratch, &leftOut);
+    for (const std::string &why : leftOut)
+      decided.note += "; " + why;
     if (actions && !belowRange.empty())
       actions->push_back(lookupAction("finish-O3")); // as the policy's plans end
     if (!actions)

@@ -27,14 +27,16 @@ llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> ac
 
 /// Brings \p module to where the stages start and returns the pipeline text
 /// that does the same (empty when there was nothing to do): TOSA lowered to
-/// linalg on tensors (frontendLoweringPipeline), then tensor.concat, which
-/// MLIR 19 cannot bufferize, decomposed into tensor.insert_slice ops (the
-/// schedule library's decompose_concat). Selections and named baselines
-/// begin with it.
+/// linalg on tensors (frontendLoweringPipeline), elementwise ops on whole
+/// tensors made linalg.generic ops, then the ops MLIR 19 cannot
+/// bufferize rewritten by the schedule library: tensor.concat into
+/// tensor.insert_slice ops (decompose_concat), tensor.pack and tensor.unpack
+/// with static tiles into pad, reshape and transpose (lower_pack_unpack).
+/// Selections and named baselines begin with it.
 llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module);
 
 /// \p preparation (from prepareForStages), then \p pipeline, preloading the
-/// schedule library once when both would.
+/// schedule library once, first, when either does.
 std::string joinAfterPreparation(llvm::StringRef preparation, llvm::StringRef pipeline);
 
 /// The LLVM opt level the sequence asks for (its finish action), else 3.
