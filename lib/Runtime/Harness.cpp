@@ -311,9 +311,11 @@ int MeasurementChild::run() {
   // tensors would stop every variant's bufferization.
   eraseUnusedTensorDeclarations(*module);
 
+  enterPhase("entry");
   auto entry = selectEntry(*module, request.entry);
   if (!entry)
     return finishWithError(entry.takeError(), RunStatus::InvalidInput);
+  report.entry = entry->getSymName().str(); // named in an error about its arguments
   auto described = describeSignature(*entry);
   if (!described)
     return finishWithError(described.takeError(), RunStatus::InvalidInput);
@@ -355,6 +357,9 @@ int MeasurementChild::run() {
   if (baselineResolved)
     for (const std::string &note : baselineResolved->notes)
       report.notes.push_back("baseline: " + note);
+  if (baselinePipeline && *baselinePipeline == candidatePipeline)
+    report.notes.push_back("candidate and baseline resolve to the same pipeline: their "
+                           "speedup is timing noise");
   report.candidate.resolvedPipeline = candidatePipeline;
   if (baselineResolved)
     report.baseline->resolvedPipeline = *baselinePipeline;
