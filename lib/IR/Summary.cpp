@@ -14,6 +14,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <numeric>
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -284,9 +286,11 @@ IRSummary summarize(ModuleOp module) {
 
 namespace {
 /// Adds to \p total the ops \p block executes, each \p times over; false
-/// when some count is not static.
-bool countExecuted(Block &block, double times, double &total) {
+/// when some count is not static. Stops once \p total reaches \p enough.
+bool countExecuted(Block &block, double times, double enough, double &total) {
   for (Operation &op : block) {
+    if (total >= enough)
+      return true;
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op)) {
       double points = 1;
       for (int64_t range : linalgOp.getStaticLoopRanges()) {
@@ -323,7 +327,8 @@ bool countExecuted(Block &block, double times, double &total) {
     for (Region &region : op.getRegions()) {
       if (region.empty())
         continue;
-      if (!region.hasOneBlock() || !countExecuted(region.front(), times * trips, total))
+      if (!region.hasOneBlock() ||
+          !countExecuted(region.front(), times * trips, enough, total))
         return false;
     }
   }
@@ -331,11 +336,52 @@ bool countExecuted(Block &block, double times, double &total) {
 }
 } // namespace
 
-std::optional<double> executedOps(func::FuncOp function) {
+static bool isSparseTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getEncoding() &&
+         tensor.getEncoding().getDialect().getNamespace() == "sparse_tensor";
+}
+
+std::string sparseTensorRefusal(ModuleOp module) {
+  Operation *user = nullptr;
+  Type sparse;
+  auto check = [&](Operation *op, TypeRange types) {
+    for (Type type : types)
+      if (isSparseTensor(type)) {
+        user = op;
+        sparse = type;
+        return true;
+      }
+    return false;
+  };
+  module.walk([&](Operation *op) {
+    bool found = check(op, op->getOperandTypes()) || check(op, op->getResultTypes());
+    if (auto function = dyn_cast<FunctionOpInterface>(op))
+      found = found || check(op, function.getArgumentTypes()) ||
+              check(op, function.getResultTypes());
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!user)
+    return "";
+  std::string where;
+  if (auto location = user->getLoc()->findInstanceOf<FileLineColLoc>())
+    where = llvm::formatv("{0}:{1}:{2}: ", location.getFilename().getValue(),
+                          location.getLine(), location.getColumn())
+                .str();
+  std::string type;
+  llvm::raw_string_ostream os(type);
+  sparse.print(os);
+  return where + "'" + user->getName().getStringRef().str() + "' computes on a sparse tensor (" +
+         type + "): mqss chooses pipelines for dense code, and bufferizing would silently "
+         "make the tensor dense. Compile sparse kernels with MLIR's sparsifier "
+         "(mlir-opt-19 --sparsifier)";
+}
+
+std::optional<double> executedOps(func::FuncOp function, double enough) {
   if (function.isExternal() || !function.getBody().hasOneBlock())
     return std::nullopt;
   double total = 0;
-  if (!countExecuted(function.getBody().front(), 1, total))
+  if (!countExecuted(function.getBody().front(), 1, enough, total))
     return std::nullopt;
   return total;
 }

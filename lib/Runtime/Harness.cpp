@@ -5,6 +5,7 @@
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/IR/Signature.h"
+#include "mqss/IR/Summary.h"
 #include "mqss/Runtime/Jit.h"
 #include "mqss/Runtime/Pipeline.h"
 #include "mqss/Runtime/Target.h"
@@ -312,6 +313,10 @@ int MeasurementChild::run() {
   eraseUnusedTensorDeclarations(*module);
 
   enterPhase("entry");
+  if (std::string sparse = sparseTensorRefusal(*module); !sparse.empty())
+    return finishWithError(
+        llvm::createStringError(llvm::inconvertibleErrorCode(), sparse),
+        RunStatus::InvalidInput);
   auto entry = selectEntry(*module, request.entry);
   if (!entry)
     return finishWithError(entry.takeError(), RunStatus::InvalidInput);

@@ -14,6 +14,7 @@
 
 #include "mqss/Actions/Baselines.h"
 #include "mqss/Actions/Sequence.h"
+#include "mqss/IR/Diagnostics.h"
 #include "mqss/IR/Summary.h"
 #include "mqss/Policy/Policy.h"
 #include "mqss/Runtime/Pipeline.h"
@@ -460,6 +461,8 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
   if (functions.empty())
     return selectorError("the module has no function with a body to optimize" +
                          whatIsThereInstead(module));
+  if (std::string sparse = sparseTensorRefusal(module); !sparse.empty())
+    return selectorError(sparse);
   Selection selection;
   FunctionIndex index = indexFunctions(module);
   for (mlir::func::FuncOp function : functions) {
@@ -530,12 +533,14 @@ std::string Selector::belowTrainingRange(mlir::ModuleOp scratch, llvm::StringRef
   if (!opts.deferBelowTrainingRange || !model.minTrainedLog2Ops)
     return "";
   auto function = scratch.lookupSymbol<mlir::func::FuncOp>(name);
-  std::optional<double> ops = function ? executedOps(function) : std::nullopt;
+  // Large kernels, the usual case, stop the count early.
+  double threshold = std::exp2(*model.minTrainedLog2Ops - 1);
+  std::optional<double> ops = function ? executedOps(function, threshold) : std::nullopt;
   if (!ops || *ops <= 0)
     return ""; // not known statically: the policy decides
-  double log2Ops = std::log2(*ops);
-  if (log2Ops >= *model.minTrainedLog2Ops - 1)
+  if (*ops >= threshold)
     return "";
+  double log2Ops = std::log2(*ops);
   return llvm::formatv("executes about 2^{0:F1} ops per call, under half the smallest "
                        "kernel the model was trained on (2^{1:F1}): `default`'s plan "
                        "instead of the policy's",
@@ -558,6 +563,8 @@ std::string Selector::belowTrainingRange(mlir::ModuleOp module) const {
 llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
                                             llvm::ArrayRef<const Action *> history) {
   auto start = Clock::now();
+  if (std::string sparse = sparseTensorRefusal(module); !sparse.empty())
+    return selectorError(sparse);
   EncoderContext context;
   context.vectorBits = targetVectorBits(opts.target);
   context.maxSteps = opts.maxSteps;
@@ -622,7 +629,13 @@ llvm::Error Selector::install(mlir::ModuleOp module,
       return error;
   restoreOrder(*merged, order);
   restoreDeclarations(*merged, module);
-  if (mlir::succeeded(mlir::verify(*merged))) {
+  bool fits;
+  {
+    // Its complaint is about our merge, not the user's IR: handled below.
+    DiagnosticCollector quiet(*module.getContext());
+    fits = mlir::succeeded(mlir::verify(*merged));
+  }
+  if (fits) {
     replaceModuleContents(module, std::move(merged));
     return llvm::Error::success();
   }

@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <optional>
 #include <vector>
@@ -93,12 +94,22 @@ struct IRSummary {
 /// Walks \p module once.
 IRSummary summarize(mlir::ModuleOp module);
 
+/// Why mqss cannot optimize \p module because it computes on sparse tensors
+/// (a tensor type with a #sparse_tensor.encoding), naming where; empty when
+/// it does not. mqss's stages are for dense code: one-shot bufferization
+/// would silently turn such a tensor into a dense memref, changing what the
+/// kernel means. MLIR's sparsifier is the way to compile it.
+std::string sparseTensorRefusal(mlir::ModuleOp module);
+
 /// How many operations one call of \p function executes: each op counted
 /// once per iteration of the loops around it, a linalg op once per point of
 /// its iteration space. None when that is not known statically: a loop
 /// without constant bounds, a dynamic shape, a call, unstructured control
-/// flow, or an op with regions this does not model.
-std::optional<double> executedOps(mlir::func::FuncOp function);
+/// flow, or an op with regions this does not model. Counting stops once
+/// the count reaches \p enough: the result is then only known to be at
+/// least that (and the ops not looked at may not be static).
+std::optional<double> executedOps(mlir::func::FuncOp function,
+                                  double enough = std::numeric_limits<double>::infinity());
 
 } // namespace mqss
 
