@@ -48,12 +48,19 @@ std::string SandboxOutcome::describe() const {
   switch (end) {
   case End::TimedOut:
     return llvm::formatv("timed out after {0:f1} s", wallMs / 1000).str();
-  case End::Signaled:
-    return llvm::formatv("killed by {0} ({1})", sigabbrev_np(signal) ? 
-                         std::string("SIG") + sigabbrev_np(signal) : std::to_string(signal),
-                         strsignal(signal)).str();
+  case End::Signaled: {
+    // SIGFPE's own description ("Floating point exception") misleads: on
+    // x86 only integer division raises it (by zero, or INT_MIN / -1).
+    std::string what = signal == SIGFPE ? "an integer division by zero or overflow"
+                                        : strsignal(signal);
+    return llvm::formatv("was killed by {0} ({1})",
+                         sigabbrev_np(signal) ? std::string("SIG") + sigabbrev_np(signal)
+                                              : std::to_string(signal),
+                         what)
+        .str();
+  }
   case End::Exited:
-    return llvm::formatv("exit code {0}", exitCode).str();
+    return llvm::formatv("exited with code {0}", exitCode).str();
   }
   return "unknown";
 }

@@ -62,7 +62,8 @@ struct SandboxOutcome {
   /// The CPU the child was pinned to, or -1.
   int pinnedCpu = -1;
 
-  /// "SIGSEGV", "exit code 3", "timeout after 2.0 s", ...
+  /// How the child ended, to follow "the ... child": "was killed by SIGSEGV
+  /// (Segmentation fault)", "exited with code 3", "timed out after 2.0 s".
   std::string describe() const;
 };
 
