@@ -3,6 +3,7 @@
 #include "mqss/Runtime/Jit.h"
 
 #include "mqss/IR/Context.h"
+#include "mqss/IR/Diagnostics.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -156,10 +157,14 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
 
+  // A failed translation to LLVM IR names the op in a diagnostic.
+  DiagnosticCollector diagnostics(*module.getContext());
   auto engine =
       mlir::ExecutionEngine::create(module, engineOptions, std::move(*machine));
   if (!engine)
-    return engine.takeError();
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::toString(engine.takeError()) + "\n" +
+                                       diagnostics.take());
   kernel->engine = std::move(*engine);
 
   kernel->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {

@@ -11,6 +11,7 @@
 
 #include "mqss/Env/Environment.h"
 #include "mqss/IR/Context.h"
+#include "mqss/IR/Diagnostics.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/Runtime/Pipeline.h"
 #include "mqss/Selector/Selector.h"
@@ -134,10 +135,13 @@ Error printLLVMIR(mlir::ModuleOp module, raw_ostream &os) {
   if (Error error = lowerToLLVMDialect(module))
     return error;
   LLVMContext llvmContext;
+  DiagnosticCollector diagnostics(*module.getContext()); // file:line:col, as above
   std::unique_ptr<Module> llvmModule = mlir::translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return createStringError(inconvertibleErrorCode(),
-                             "cannot translate the lowered module to LLVM IR");
+                             "cannot translate the lowered module to LLVM IR (an op with "
+                             "no LLVM translation for a CPU is left):\n" +
+                                 StringRef(diagnostics.text()).rtrim());
   llvmModule->print(os, nullptr);
   return Error::success();
 }
