@@ -117,19 +117,36 @@ static bool hasElementwiseOnTensors(mlir::ModuleOp module) {
   return found;
 }
 
-llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module) {
-  std::string preparation = frontendLoweringPipeline(module);
+/// The passes that take \p module to linalg on tensors.
+static std::string preparationPasses(mlir::ModuleOp module) {
+  std::string passes = frontendLoweringPipeline(module);
   if (hasElementwiseOnTensors(module))
-    preparation = joinPipelines(preparation, "func.func(convert-elementwise-to-linalg)");
-  if (!preparation.empty())
-    if (llvm::Error error = applyPipeline(module, preparation))
-      return std::move(error);
-  // Ops MLIR 19 cannot bufferize, rewritten by the schedule library.
+    passes = joinPipelines(passes, "func.func(convert-elementwise-to-linalg)");
+  return passes;
+}
+
+/// The schedule library's rewrites of the ops in \p module that MLIR 19
+/// cannot bufferize.
+static std::string libraryRewrites(mlir::ModuleOp module) {
   std::string rewrites;
   if (containsOp<mlir::tensor::ConcatOp>(module))
     rewrites = "transform-interpreter{entry-point=decompose_concat}";
   if (containsOp<mlir::tensor::PackOp>(module) || containsOp<mlir::tensor::UnPackOp>(module))
     rewrites = joinPipelines(rewrites, "transform-interpreter{entry-point=lower_pack_unpack}");
+  return rewrites;
+}
+
+bool needsPreparation(mlir::ModuleOp module) {
+  return !preparationPasses(module).empty() || !libraryRewrites(module).empty();
+}
+
+llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module) {
+  std::string preparation = preparationPasses(module);
+  if (!preparation.empty())
+    if (llvm::Error error = applyPipeline(module, preparation))
+      return std::move(error);
+  // After the passes: TOSA's lowering makes tensor.concat ops, for one.
+  std::string rewrites = libraryRewrites(module);
   if (rewrites.empty())
     return preparation;
   auto path = scheduleLibraryPath();

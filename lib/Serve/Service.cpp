@@ -284,7 +284,10 @@ std::variant<Service::Prepared, Reply> Service::prepare(Request request, bool al
     return error(500, llvm::toString(selector.takeError()));
   p.selector = &*selector;
   p.fallback = inFallback(p.request.target);
-  bool inProcess = allowPrevious && p.request.previous.empty() && !p.fallback;
+  // Preparing the module (TOSA's lowering, rewrites of ops MLIR 19 cannot
+  // bufferize) runs passes: in a child, as the previous passes do.
+  bool inProcess = allowPrevious && p.request.previous.empty() && !p.fallback &&
+                   !needsPreparation(*p.module);
   if (!inProcess) {
     auto file = TemporaryFile::create("mqss-serve", p.request.ir);
     if (!file)
@@ -475,6 +478,11 @@ Reply Service::select(llvm::StringRef body) {
     // in a child.
     auto result = runOnModuleInChild(
         p.kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+          // The previous passes ran after the preparation, as the reply's
+          // "preparation" tells the client to run it.
+          auto preparation = prepareForStages(module);
+          if (!preparation)
+            return preparation.takeError();
           for (const Action *action : request.previous)
             if (llvm::Error error = applyAction(module, *action))
               return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -493,7 +501,10 @@ Reply Service::select(llvm::StringRef body) {
             next->action = plan->actions.front();
             next->probability = 1;
           }
-          return decisionJson(*next, fallback);
+          llvm::json::Object reply = decisionJson(*next, fallback);
+          if (!preparation->empty())
+            reply["preparation"] = *preparation;
+          return reply;
         });
     if (!result)
       return error(422, llvm::toString(result.takeError()));

@@ -140,6 +140,18 @@ def main():
                                       {"ir": matmul, "target": "x86-avx2", "prev_passes": [first]}, token)
         check(status == 200 and body.get("stage") == "loops", "select after prev_passes: %s %s" % (status, body))
 
+        # A module that needs preparing first (elementwise ops on whole
+        # tensors): the reply says what to run before the pass, and the
+        # server replays it before the previous passes.
+        elementwise = read(os.path.join(src, "test", "Inputs", "elementwise_tensors.mlir"))
+        status, body = server.request("POST", "/v1/select", {"ir": elementwise, "target": "x86-avx2"}, token)
+        check(status == 200 and "convert-elementwise-to-linalg" in body.get("preparation", ""),
+              "select names the preparation: %s %s" % (status, body))
+        status, after = server.request("POST", "/v1/select",
+                                       {"ir": elementwise, "target": "x86-avx2",
+                                        "prev_passes": [body.get("pass")]}, token)
+        check(status == 200 and after.get("pass"), "select after a prepared pass: %s %s" % (status, after))
+
         # /v1/pipeline agrees with `mqss select`.
         status, body = server.request("POST", "/v1/pipeline", {"ir": matmul, "target": "x86-avx2"}, token)
         check(status == 200 and body.get("actions") and body.get("pipeline"), "pipeline: %s %s" % (status, body))

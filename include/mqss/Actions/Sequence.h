@@ -35,6 +35,9 @@ llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> ac
 /// Selections and named baselines begin with it.
 llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module);
 
+/// Whether prepareForStages would change \p module. It runs no pass.
+bool needsPreparation(mlir::ModuleOp module);
+
 /// \p preparation (from prepareForStages), then \p pipeline, preloading the
 /// schedule library once, first, when either does.
 std::string joinAfterPreparation(llvm::StringRef preparation, llvm::StringRef pipeline);
