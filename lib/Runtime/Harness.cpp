@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
@@ -374,10 +375,23 @@ int MeasurementChild::run() {
       if (llvm::Error error = validatePipeline(*context, resolved->text))
         return finishWithError(std::move(error), RunStatus::InvalidPipeline);
 
+  size_t notesBefore = report.notes.size();
   auto args = KernelArguments::create(signature, request.inputs, report.notes);
   if (!args)
     return finishWithError(args.takeError(), RunStatus::InvalidInput);
   arguments = std::move(*args);
+  if (report.notes.size() > notesBefore) {
+    // Told early too: a defaulted argument (a loop step of 0) is a likely
+    // cause of a timeout or crash, which ends the child before its report.
+    llvm::json::Array notes;
+    for (size_t i = notesBefore; i < report.notes.size(); ++i)
+      notes.push_back(report.notes[i]);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::json::Value(
+        llvm::json::Object{{"event", "argument-notes"}, {"notes", std::move(notes)}});
+    channel.send(text);
+  }
 
   // Compile: the naive reference first, so a kernel that cannot be lowered at
   // all is reported as such rather than blamed on the candidate.
@@ -518,6 +532,7 @@ RunReport runMeasurement(const RunRequest &request) {
   }
 
   std::string lastPhase;
+  std::vector<std::string> argumentNotes;
   bool sawOutOfMemory = false;
   bool haveReport = false;
   for (const std::string &line : outcome->messages) {
@@ -535,6 +550,11 @@ RunReport runMeasurement(const RunRequest &request) {
     } else if (kind == "entry") {
       report.entry = event->getString("entry").value_or("").str();
       report.targetCpu = event->getString("target_cpu").value_or("").str();
+    } else if (kind == "argument-notes") {
+      if (const llvm::json::Array *notes = event->getArray("notes"))
+        for (const llvm::json::Value &note : *notes)
+          if (std::optional<llvm::StringRef> text = note.getAsString())
+            argumentNotes.push_back(text->str());
     } else if (kind == "out-of-memory") {
       sawOutOfMemory = true;
     } else if (kind == "report") {
@@ -562,6 +582,11 @@ RunReport runMeasurement(const RunRequest &request) {
       report.message = "the measurement child " + outcome->describe() + during;
       break;
     }
+    // What the child defaulted may be why it never reported.
+    bool running = llvm::StringRef(lastPhase).starts_with("run:");
+    if (running && !argumentNotes.empty())
+      report.message += " (note: " + llvm::join(argumentNotes, "; ") + ")";
+    report.notes = argumentNotes;
     report.diagnostics = outcome->stderrTail;
   } else if (!report.ok() && report.diagnostics.empty()) {
     report.diagnostics = outcome->stderrTail;
