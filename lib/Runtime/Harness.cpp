@@ -435,6 +435,12 @@ int MeasurementChild::run() {
   fillCompileFigures(report.candidate, candidate);
   if (baseline)
     fillCompileFigures(*report.baseline, *baseline);
+  for (Variant *variant : {&candidate, baseline ? &*baseline : nullptr})
+    if (variant && variant->compiled.kernel->entryDoesNothing())
+      report.notes.push_back(variant->role + ": @" + signature.name +
+                             " does nothing once LLVM has optimized it (nothing it computes "
+                             "reaches an argument or a result): its runtime is that of an "
+                             "empty call");
 
   // Output check: one run of each from the same seeded inputs.
   for (Variant *variant : variants) {

@@ -11,6 +11,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -143,11 +145,23 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
   if (!optimizerMachine)
     return optimizerMachine.takeError();
   kernel->optimizerMachine = std::move(*optimizerMachine);
-  kernel->transformer = mlir::makeOptimizingTransformer(
-      options.optLevel, /*sizeLevel=*/0, kernel->optimizerMachine.get());
 
   static const llvm::StringRef runtimeLibraries[] = {MQSS_C_RUNNER_UTILS,
                                                      MQSS_RUNNER_UTILS};
+  // Optimises, then looks at what is left of the entry. Kept in the kernel:
+  // the engine's options only refer to it.
+  kernel->transformer = [optimize = mlir::makeOptimizingTransformer(
+                             options.optLevel, /*sizeLevel=*/0, kernel->optimizerMachine.get()),
+                         compiled = kernel.get(),
+                         name = entry.str()](llvm::Module *llvmModule) -> llvm::Error {
+    if (llvm::Error error = optimize(llvmModule))
+      return error;
+    llvm::Function *function = llvmModule->getFunction(name);
+    compiled->emptyEntry = function && !function->isDeclaration() && function->size() == 1 &&
+                           function->front().size() == 1 &&
+                           llvm::isa<llvm::ReturnInst>(function->front().front());
+    return llvm::Error::success();
+  };
   mlir::ExecutionEngineOptions engineOptions;
   engineOptions.transformer = kernel->transformer;
   engineOptions.jitCodeGenOptLevel =

@@ -41,6 +41,10 @@ public:
   uint64_t codeSizeBytes() const { return codeSize; }
   /// Wall time of translation to LLVM IR, LLVM optimisation and codegen.
   double jitMilliseconds() const { return jitMs; }
+  /// True when LLVM's optimisation left the entry a bare return: nothing it
+  /// computes reaches an argument or a result, so calling it measures an
+  /// empty call.
+  bool entryDoesNothing() const { return emptyEntry; }
 
 private:
   CompiledKernel() = default;
@@ -50,6 +54,7 @@ private:
   void (*entryFn)(void **) = nullptr;
   uint64_t codeSize = 0;
   double jitMs = 0;
+  bool emptyEntry = false;
 };
 
 /// JIT-compiled code allocates through these hooks instead of malloc, so the
