@@ -70,7 +70,14 @@ public:
       return markAllAnalysesPreserved();
     auto selection = guard == "measure" ? measuredSelection(module) : selector->optimize(module);
     if (!selection) {
-      module.emitError() << "mqss-select: " << llvm::toString(selection.takeError());
+      // At a location, not on the module op: an error on an op makes MLIR
+      // print the op, here the whole module, after the message. A file
+      // without `module {` gives its module line 0: then its first op's.
+      mlir::Location where = module.getLoc();
+      if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(where);
+          file && file.getLine() == 0 && !module.getBody()->empty())
+        where = module.getBody()->front().getLoc();
+      mlir::emitError(where) << "mqss-select: " << llvm::toString(selection.takeError());
       return signalPassFailure();
     }
     if (!remarks)
