@@ -11,22 +11,28 @@ using namespace mlir;
 
 namespace mqss {
 
-static void printLocation(Location loc, llvm::raw_ostream &os) {
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc)) {
-    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-       << fileLoc.getColumn();
-    return;
-  }
+std::optional<std::string> fileLineColumn(Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return (fileLoc.getFilename().getValue() + ":" + llvm::Twine(fileLoc.getLine()) + ":" +
+            llvm::Twine(fileLoc.getColumn()))
+        .str();
   if (auto nameLoc = dyn_cast<NameLoc>(loc))
-    return printLocation(nameLoc.getChildLoc(), os);
+    return fileLineColumn(nameLoc.getChildLoc());
   if (auto callLoc = dyn_cast<CallSiteLoc>(loc))
-    return printLocation(callLoc.getCallee(), os);
+    return fileLineColumn(callLoc.getCallee());
   if (auto fused = dyn_cast<FusedLoc>(loc)) {
     for (Location inner : fused.getLocations())
       if (!isa<UnknownLoc>(inner))
-        return printLocation(inner, os);
+        return fileLineColumn(inner);
   }
-  os << loc;
+  return std::nullopt;
+}
+
+static void printLocation(Location loc, llvm::raw_ostream &os) {
+  if (std::optional<std::string> where = fileLineColumn(loc))
+    os << *where;
+  else
+    os << loc;
 }
 
 static llvm::StringRef severityName(DiagnosticSeverity severity) {

@@ -2,6 +2,8 @@
 
 #include "mqss/IR/Summary.h"
 
+#include "mqss/IR/Diagnostics.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -14,7 +16,6 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <numeric>
@@ -363,11 +364,9 @@ std::string sparseTensorRefusal(ModuleOp module) {
   });
   if (!user)
     return "";
-  std::string where;
-  if (auto location = user->getLoc()->findInstanceOf<FileLineColLoc>())
-    where = llvm::formatv("{0}:{1}:{2}: ", location.getFilename().getValue(),
-                          location.getLine(), location.getColumn())
-                .str();
+  std::string where = fileLineColumn(user->getLoc()).value_or("");
+  if (!where.empty())
+    where += ": ";
   std::string type;
   llvm::raw_string_ostream os(type);
   sparse.print(os);

@@ -4,9 +4,14 @@
 
 #include "mlir/IR/Diagnostics.h"
 
+#include <optional>
 #include <string>
 
 namespace mqss {
+
+/// \p loc as `file:line:col` (through names, call sites and fused
+/// locations, as mlir-opt reports them); none when it holds no file position.
+std::optional<std::string> fileLineColumn(mlir::Location loc);
 
 /// While alive, captures every diagnostic emitted in the context as
 /// `file:line:col: error: message` lines (notes included), the way mlir-opt
