@@ -103,24 +103,33 @@ llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> ac
   return pipeline;
 }
 
-/// Whether \p module applies an elementwise op (arith.addf, math.exp, ...)
-/// to whole tensors, as upstream tests and hand-written IR do: one-shot
-/// bufferization cannot, so convert-elementwise-to-linalg makes them
-/// linalg.generic ops first.
-static bool hasElementwiseOnTensors(mlir::ModuleOp module) {
-  bool found = false;
-  module.walk([&](mlir::Operation *op) {
-    found = op->hasTrait<mlir::OpTrait::Elementwise>() &&
-            llvm::any_of(op->getResultTypes(), llvm::IsaPred<mlir::RankedTensorType>);
-    return found ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();
-  });
-  return found;
+/// Whether \p op is an elementwise op (arith.addf, math.exp, ...) on whole
+/// tensors, as upstream tests and hand-written IR write them: one-shot
+/// bufferization cannot handle it, so convert-elementwise-to-linalg makes
+/// it a linalg.generic first.
+static bool isElementwiseOnTensors(mlir::Operation *op) {
+  return op->hasTrait<mlir::OpTrait::Elementwise>() &&
+         llvm::any_of(op->getResultTypes(), llvm::IsaPred<mlir::RankedTensorType>);
+}
+
+/// Whether \p op is one the schedule library rewrites (libraryRewrites).
+static bool needsLibraryRewrite(mlir::Operation *op) {
+  return mlir::isa<mlir::tensor::ConcatOp, mlir::tensor::PackOp, mlir::tensor::UnPackOp>(op);
+}
+
+/// Whether some op of \p module satisfies \p predicate (stops at the first).
+static bool anyOp(mlir::ModuleOp module, llvm::function_ref<bool(mlir::Operation *)> predicate) {
+  return module
+      .walk([&](mlir::Operation *op) {
+        return predicate(op) ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 /// The passes that take \p module to linalg on tensors.
 static std::string preparationPasses(mlir::ModuleOp module) {
   std::string passes = frontendLoweringPipeline(module);
-  if (hasElementwiseOnTensors(module))
+  if (anyOp(module, isElementwiseOnTensors))
     passes = joinPipelines(passes, "func.func(convert-elementwise-to-linalg)");
   return passes;
 }
@@ -137,7 +146,11 @@ static std::string libraryRewrites(mlir::ModuleOp module) {
 }
 
 bool needsPreparation(mlir::ModuleOp module) {
-  return !preparationPasses(module).empty() || !libraryRewrites(module).empty();
+  // On /v1/select's in-process path: one walk for the per-op conditions.
+  return !frontendLoweringPipeline(module).empty() ||
+         anyOp(module, [](mlir::Operation *op) {
+           return isElementwiseOnTensors(op) || needsLibraryRewrite(op);
+         });
 }
 
 llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module) {
