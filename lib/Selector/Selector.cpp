@@ -496,7 +496,8 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
       llvm::consumeError(prepareForStages(*again).takeError());
       return again;
     };
-    std::string belowRange = belowTrainingRange(*scratch, decided.name);
+    auto inScratch = scratch->lookupSymbol<mlir::func::FuncOp>(decided.name);
+    std::string belowRange = inScratch ? belowTrainingRange(inScratch) : "";
     if (!belowRange.empty()) {
       decided.chosen = "default";
       decided.note = belowRange;
@@ -528,14 +529,13 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
   return selection;
 }
 
-std::string Selector::belowTrainingRange(mlir::ModuleOp scratch, llvm::StringRef name) const {
+std::string Selector::belowTrainingRange(mlir::func::FuncOp function) const {
   const ModelMetadata &model = policyImpl->metadata();
   if (!opts.deferBelowTrainingRange || !model.minTrainedLog2Ops)
     return "";
-  auto function = scratch.lookupSymbol<mlir::func::FuncOp>(name);
   // Large kernels, the usual case, stop the count early.
   double threshold = std::exp2(*model.minTrainedLog2Ops - 1);
-  std::optional<double> ops = function ? executedOps(function, threshold) : std::nullopt;
+  std::optional<double> ops = executedOps(function, threshold);
   if (!ops || *ops <= 0)
     return ""; // not known statically: the policy decides
   if (*ops >= threshold)
@@ -551,7 +551,7 @@ std::string Selector::belowTrainingRange(mlir::ModuleOp scratch, llvm::StringRef
 std::string Selector::belowTrainingRange(mlir::ModuleOp module) const {
   std::string first;
   for (mlir::func::FuncOp function : definedFunctions(module)) {
-    std::string reason = belowTrainingRange(module, function.getSymName());
+    std::string reason = belowTrainingRange(function);
     if (reason.empty())
       return "";
     if (first.empty())

@@ -30,6 +30,10 @@
 #include <string>
 #include <vector>
 
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
 namespace mqss {
 
 class Policy;
@@ -181,9 +185,9 @@ private:
                                    std::vector<mlir::OwningOpRef<mlir::ModuleOp>> *results,
                                    std::vector<DecisionExplanation> *explanations,
                                    unsigned topK);
-  /// Why \p name in \p scratch gets `default`'s plan rather than the
-  /// policy's (see SelectorOptions::deferBelowTrainingRange), or "".
-  std::string belowTrainingRange(mlir::ModuleOp scratch, llvm::StringRef name) const;
+  /// Why \p function gets `default`'s plan rather than the policy's (see
+  /// SelectorOptions::deferBelowTrainingRange), or "".
+  std::string belowTrainingRange(mlir::func::FuncOp function) const;
   /// The same for a whole module: a reason when every function with a body
   /// is below the range, else "".
   std::string belowTrainingRange(mlir::ModuleOp module) const;
