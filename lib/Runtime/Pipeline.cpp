@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -335,14 +336,17 @@ std::string joinPipelines(llvm::StringRef first, llvm::StringRef second) {
   return (first + "," + second).str();
 }
 
+/// Elementwise ops on whole tensors (arith.addf %a, %b : tensor<..>) do not
+/// bufferize: linalg.generic ops first.
+static constexpr llvm::StringLiteral kBufferization =
+    "func.func(convert-elementwise-to-linalg),"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map}";
+
 std::string mandatoryLoweringPipeline(bool bufferize) {
   std::string pipeline;
-  // Elementwise ops on whole tensors (arith.addf %a, %b : tensor<..>) do
-  // not bufferize: linalg.generic ops first.
   if (bufferize)
-    pipeline += "func.func(convert-elementwise-to-linalg),"
-                "one-shot-bufferize{bufferize-function-boundaries "
-                "function-boundary-type-conversion=identity-layout-map},";
+    pipeline += (kBufferization + ",").str();
   pipeline += "func.func(convert-linalg-to-loops),"
               "convert-bufferization-to-memref,"
               "scf-forall-to-for,"
@@ -451,6 +455,25 @@ static void lowerPacks(ModuleOp module) {
   }
 }
 
+/// Frees the buffers bufferization allocated after their last use
+/// (ownership-based deallocation, as MLIR's own CPU pipelines do). Without
+/// it a kernel with intermediate tensors leaks them at every call: the
+/// harness frees what a run leaves, but the code `--emit=llvm` prints would
+/// leak. A module that frees memory itself (memref.dealloc: C-style code) is
+/// left as it is, since the pass refuses such IR; one the pass fails on for
+/// another reason keeps its allocations as they were.
+static void deallocateBuffers(ModuleOp module) {
+  if (!containsOp<memref::AllocOp>(module) || containsOp<memref::DeallocOp>(module) ||
+      containsOp<memref::ReallocOp>(module))
+    return;
+  OwningOpRef<ModuleOp> before = module.clone();
+  if (llvm::Error error = runPipeline(module, "buffer-deallocation-pipeline",
+                                      PipelineFailure::LoweringFailed, "buffer deallocation")) {
+    llvm::consumeError(std::move(error));
+    replaceModuleContents(module, std::move(before));
+  }
+}
+
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
   eraseTransformSchedules(module);
   eraseUnusedTensorDeclarations(module);
@@ -463,7 +486,12 @@ llvm::Error lowerToLLVMDialect(ModuleOp module) {
       return error;
   decomposeConcats(module);
   lowerPacks(module);
-  return runPipeline(module, mandatoryLoweringPipeline(containsTensors(module)),
+  if (containsTensors(module))
+    if (llvm::Error error = runPipeline(module, kBufferization,
+                                        PipelineFailure::LoweringFailed, "lowering to LLVM"))
+      return error;
+  deallocateBuffers(module);
+  return runPipeline(module, mandatoryLoweringPipeline(/*bufferize=*/false),
                      PipelineFailure::LoweringFailed, "lowering to LLVM");
 }
 

@@ -87,11 +87,14 @@ bool hasTensorSignature(mlir::func::FuncOp function);
 void eraseUnusedTensorDeclarations(mlir::ModuleOp module);
 
 /// The mandatory lowering as pipeline text; \p bufferize prepends one-shot
-/// bufferization across function boundaries (identity layouts).
+/// bufferization across function boundaries (identity layouts). It does not
+/// free buffers: lowerToLLVMDialect() adds that where the IR allows it.
 std::string mandatoryLoweringPipeline(bool bufferize);
 
 /// Lowers whatever \p module still holds to the LLVM dialect, erasing any
-/// transform-dialect schedule left in the payload first.
+/// transform-dialect schedule left in the payload first. Buffers that
+/// bufferization allocated are freed after their last use, unless the module
+/// frees memory itself (memref.dealloc).
 llvm::Error lowerToLLVMDialect(mlir::ModuleOp module);
 
 } // namespace mqss
