@@ -128,11 +128,12 @@ const Action *firstPreference(llvm::ArrayRef<const Action *> preferences,
 llvm::Expected<std::vector<const Action *>>
 planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
              std::vector<std::string> *leftOut) {
-  std::vector<const Action *> plan, failed;
+  std::vector<const Action *> plan, failed; // failed: ruled out
+  unsigned failures = 0;
   // At each step the first action of the list that is legal here (in this
   // stage's pool, mask true) and neither applied nor failed is taken; a
   // finish action ends the plan. The list is normally ordered by stage.
-  while (plan.size() + failed.size() <= preferences.size()) {
+  while (plan.size() + failures <= preferences.size()) {
     IRSummary summary = summarize(module);
     std::vector<bool> mask = legalMask(summary, summary.stage());
     const Action *next = firstPreference(preferences, mask, [&](const Action *action) {
@@ -151,7 +152,7 @@ planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
     // e.g. affine-super-vectorize on a reduction into a smaller buffer) is
     // passed over, as the policy's plan passes over a failed action: the
     // list goes on with its next preference, from the IR before it.
-    if (failed.size() == kMaxFailedActions)
+    if (failures == kMaxFailedActions)
       return std::move(error);
     std::string why = llvm::toString(std::move(error));
     if (leftOut) {
@@ -163,7 +164,8 @@ planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
       leftOut->push_back(std::move(note));
     }
     plan.pop_back();
-    failed.push_back(next);
+    ++failures;
+    llvm::append_range(failed, actionsFailingWith(*next));
     replaceModuleContents(module, std::move(before));
   }
   return plan;

@@ -2,6 +2,8 @@
 
 #include "mqss/Actions/Catalog.h"
 
+#include "mqss/IR/Diagnostics.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -39,6 +41,20 @@ bool hasNamedLinalg(const IRSummary &s) { return s.numNamedLinalg > 0; }
 bool hasGenericLinalg(const IRSummary &s) { return s.numGenericLinalg > 0; }
 bool hasLoops(const IRSummary &s) { return s.numAffineFor + s.numScfFor + s.numParallelLoops > 0; }
 bool hasAffineLoops(const IRSummary &s) { return s.numAffineFor > 0; }
+/// MLIR 19's affine-loop-tile and affine-loop-unroll-jam reorder iterations
+/// without checking dependences: an in-place Seidel stencil came out wrong
+/// under both (found on C frontends' output).
+llvm::Error keepsDependences(mlir::ModuleOp module) {
+  mlir::Operation *nest = affineNestWithBackwardDependence(module);
+  if (!nest)
+    return llvm::Error::success();
+  std::optional<std::string> where = fileLineColumn(nest->getLoc());
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "a dependence in the loop nest" + (where ? " at " + *where : std::string()) +
+          " runs backwards along one of its loops: tiling or unroll-and-jam "
+          "would compute something else");
+}
 /// MLIR 19's unrollers mis-map a yield that forwards an iter_arg (a rotation
 /// of loop-carried values, as in recursive filters): found by the sweep.
 bool unrollable(const IRSummary &s) {
@@ -85,13 +101,17 @@ bool hasUnitDims(const IRSummary &s) {
 
 /// Every op named \p opName has static loop ranges divisible by \p tiles
 /// (tile size 0 = untiled), and at least one such op exists: the schedule's
-/// tiles are then full and vectorise without masks.
+/// tiles are then full and vectorise without masks. An op with i1 operands
+/// is not vectorised at all: its vector loads and stores would treat the
+/// memref's bytes as packed bits (torch's compare masks gave wrong results).
 bool allDivisible(const IRSummary &s, llvm::ArrayRef<llvm::StringRef> opNames,
                   llvm::ArrayRef<int64_t> tiles, bool elementwiseOnly) {
   bool found = false;
   for (const LinalgOpInfo &op : s.linalgOps) {
     if (!llvm::is_contained(opNames, op.name))
       continue;
+    if (op.hasSubByteOperand)
+      return false;
     if (elementwiseOnly && (op.kind != Kind::Elementwise || op.loopRanges.size() != 2))
       return false;
     if (!op.allStatic() || op.loopRanges.size() != tiles.size())
@@ -196,15 +216,15 @@ const Action kCatalog[] = {
   {"loops.sccp", Stage::Loops, P, C::Cleanup, "sccp", always, "sparse conditional constant propagation"},
   {"loops.licm", Stage::Loops, P, C::Cleanup, "loop-invariant-code-motion", hasLoops, "hoist loop invariants"},
   {"loops.affine-licm", Stage::Loops, P, C::Cleanup, "func.func(affine-loop-invariant-code-motion)", hasAffineLoops, "affine loop invariant code motion"},
-  {"loops.tile-8", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=8})", hasAffineLoops, "tile affine loop nests by 8"},
-  {"loops.tile-16", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=16})", hasAffineLoops, "tile affine loop nests by 16"},
-  {"loops.tile-32", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=32})", hasAffineLoops, "tile affine loop nests by 32"},
-  {"loops.tile-64", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=64})", hasAffineLoops, "tile affine loop nests by 64"},
+  {"loops.tile-8", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=8})", hasAffineLoops, "tile affine loop nests by 8", 3, keepsDependences},
+  {"loops.tile-16", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=16})", hasAffineLoops, "tile affine loop nests by 16", 3, keepsDependences},
+  {"loops.tile-32", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=32})", hasAffineLoops, "tile affine loop nests by 32", 3, keepsDependences},
+  {"loops.tile-64", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=64})", hasAffineLoops, "tile affine loop nests by 64", 3, keepsDependences},
   {"loops.unroll-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=2})", unrollable, "unroll innermost affine loops by 2"},
   {"loops.unroll-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=4})", unrollable, "unroll innermost affine loops by 4"},
   {"loops.unroll-8", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=8})", unrollable, "unroll innermost affine loops by 8"},
-  {"loops.unroll-jam-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=2})", unrollJammable, "unroll-and-jam outer affine loops by 2"},
-  {"loops.unroll-jam-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=4})", unrollJammable, "unroll-and-jam outer affine loops by 4"},
+  {"loops.unroll-jam-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=2})", unrollJammable, "unroll-and-jam outer affine loops by 2", 3, keepsDependences},
+  {"loops.unroll-jam-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=4})", unrollJammable, "unroll-and-jam outer affine loops by 4", 3, keepsDependences},
   {"loops.vectorize-4", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=4})", vectorizable<4>, "affine super-vectorizer, 4 lanes"},
   {"loops.vectorize-8", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=8})", vectorizable<8>, "affine super-vectorizer, 8 lanes"},
   {"loops.vectorize-16", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=16})", vectorizable<16>, "affine super-vectorizer, 16 lanes"},
@@ -244,6 +264,16 @@ const Action *lookupAction(llvm::StringRef name) {
     if (action.name == name)
       return &action;
   return nullptr;
+}
+
+std::vector<const Action *> actionsFailingWith(const Action &action) {
+  if (!action.precondition)
+    return {&action};
+  std::vector<const Action *> actions;
+  for (const Action &other : kCatalog)
+    if (other.precondition == action.precondition)
+      actions.push_back(&other);
+  return actions;
 }
 
 std::vector<const Action *> actionsForStage(Stage stage) {

@@ -205,6 +205,9 @@ unsigned llvmOptLevelFor(llvm::ArrayRef<const Action *> actions) {
 llvm::Error applyAction(mlir::ModuleOp module, const Action &action) {
   if (action.kind == ActionKind::Finish)
     return llvm::Error::success();
+  if (action.precondition)
+    if (llvm::Error error = action.precondition(module))
+      return error;
   // With the schedule library's preload, which applyPipeline performs once
   // per context.
   auto pipeline = pipelineForActions({&action});

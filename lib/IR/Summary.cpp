@@ -4,6 +4,10 @@
 
 #include "mqss/IR/Diagnostics.h"
 
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/Utils.h"
+#include "mlir/Dialect/Affine/IR/AffineValueMap.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -87,6 +91,10 @@ static LinalgOpInfo describeLinalg(linalg::LinalgOp op) {
   info.loopRanges.assign(ranges.begin(), ranges.end());
   info.onTensors = op.hasPureTensorSemantics();
   info.hasUnitDim = llvm::is_contained(info.loopRanges, 1);
+  info.hasSubByteOperand = llvm::any_of(op->getOperandTypes(), [](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    return element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 != 0;
+  });
   // Contractions and convolutions reduce; their (costly) matchers only run
   // on ops that have a reduction loop.
   if (info.numReduction == 0) {
@@ -100,6 +108,91 @@ static LinalgOpInfo describeLinalg(linalg::LinalgOp op) {
     info.kind = LinalgOpInfo::Kind::Reduction;
   }
   return info;
+}
+
+/// True when \p a and \p b are the same access and it names distinct loop
+/// counters directly (C[i][j]), one per subscript: then two iterations
+/// touch the same element only if they agree on every loop it names, so a
+/// dependence between them can run backwards only along band loops it does
+/// not name, and only when there are two such loops (the first that
+/// differs runs forwards).
+static bool sameAccessForwardOnly(affine::MemRefAccess &a, affine::MemRefAccess &b,
+                                  llvm::ArrayRef<affine::AffineForOp> band) {
+  if (!(a == b))
+    return false;
+  affine::AffineValueMap map;
+  a.getAccessMap(&map);
+  llvm::SmallPtrSet<Value, 4> named;
+  for (AffineExpr result : map.getAffineMap().getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim)
+      return false;
+    Value operand = map.getOperand(dim.getPosition());
+    if (!affine::isAffineForInductionVar(operand) || !named.insert(operand).second)
+      return false;
+  }
+  return llvm::count_if(band, [&](affine::AffineForOp loop) {
+           return !named.contains(loop.getInductionVar());
+         }) < 2;
+}
+
+/// Whether affine-loop-tile keeps \p root's results: it tiles the perfectly
+/// nested band at \p root, which is valid when no dependence between the
+/// accesses inside has a negative distance along a band loop. Only memrefs
+/// the nest writes carry dependences; the exact (Presburger) test runs on
+/// the pairs the quick test above cannot clear.
+static bool bandPermutable(affine::AffineForOp root) {
+  SmallVector<affine::AffineForOp> band;
+  affine::getPerfectlyNestedLoops(band, root);
+  if (band.size() < 2)
+    return true; // strip-mining one loop keeps the order
+  SmallVector<Operation *> accesses;
+  llvm::SmallPtrSet<Value, 4> written;
+  root->walk([&](Operation *op) {
+    if (auto store = dyn_cast<affine::AffineWriteOpInterface>(op)) {
+      written.insert(store.getMemRef());
+      accesses.push_back(op);
+    } else if (isa<affine::AffineReadOpInterface>(op)) {
+      accesses.push_back(op);
+    }
+  });
+  for (Operation *src : accesses) {
+    affine::MemRefAccess srcAccess(src);
+    if (!written.contains(srcAccess.memref))
+      continue;
+    for (Operation *dst : accesses) {
+      affine::MemRefAccess dstAccess(dst);
+      if (dstAccess.memref != srcAccess.memref ||
+          (!isa<affine::AffineWriteOpInterface>(src) &&
+           !isa<affine::AffineWriteOpInterface>(dst)) ||
+          sameAccessForwardOnly(srcAccess, dstAccess, band))
+        continue;
+      for (unsigned depth = 1; depth <= band.size(); ++depth) {
+        SmallVector<affine::DependenceComponent, 2> components;
+        affine::DependenceResult result = affine::checkMemrefAccessDependence(
+            srcAccess, dstAccess, depth, nullptr, &components);
+        if (result.value == affine::DependenceResult::Failure)
+          return false;
+        if (!affine::hasDependence(result))
+          continue;
+        for (unsigned l = 0; l < std::min(components.size(), band.size()); ++l)
+          if (!components[l].lb || *components[l].lb < 0)
+            return false;
+      }
+    }
+  }
+  return true;
+}
+
+Operation *affineNestWithBackwardDependence(ModuleOp module) {
+  Operation *found = nullptr;
+  module.walk([&](affine::AffineForOp loop) {
+    if (found || loop->getParentOfType<affine::AffineForOp>())
+      return;
+    if (!bandPermutable(loop))
+      found = loop;
+  });
+  return found;
 }
 
 namespace {

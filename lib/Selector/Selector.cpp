@@ -158,7 +158,7 @@ llvm::Expected<std::vector<const Action *>> plan(mlir::ModuleOp module, Policy &
     if (!observer.restart || forced || ++failures > kMaxFailedActions)
       return std::move(error);
     llvm::consumeError(std::move(error));
-    failedHere.push_back(decision.action);
+    llvm::append_range(failedHere, actionsFailingWith(*decision.action));
     actions.pop_back();
     context.history.pop_back();
     if (observer.explanations)

@@ -47,6 +47,10 @@ struct Action {
   llvm::StringLiteral doc;
   /// LLVM optimisation level of a Finish action.
   unsigned llvmOptLevel = 3;
+  /// A check of the IR itself that is too costly for the legality mask, made
+  /// by applyAction() before the action runs. Actions sharing one fail
+  /// together, and a plan rules them out together.
+  llvm::Error (*precondition)(mlir::ModuleOp) = nullptr;
 
   /// The fragment for a textual pipeline (empty for Finish).
   std::string pipelineFragment() const;
@@ -59,6 +63,9 @@ constexpr unsigned kMaxFailedActions = 4;
 
 /// Every action, in a fixed order (the policy's output index).
 llvm::ArrayRef<Action> actionCatalog();
+/// \p action and, when it has a precondition, the other actions with the
+/// same one: when it fails, they would too.
+std::vector<const Action *> actionsFailingWith(const Action &action);
 /// Index of an action in the catalog.
 unsigned actionIndex(const Action &action);
 const Action *lookupAction(llvm::StringRef name);

@@ -39,6 +39,9 @@ struct LinalgOpInfo {
   unsigned numReduction = 0;
   bool onTensors = false;
   bool hasUnitDim = false;
+  /// An operand's elements are narrower than a byte (i1 masks): vectorized,
+  /// they would reach memory as packed bits.
+  bool hasSubByteOperand = false;
   bool allStatic() const;
 };
 
@@ -93,6 +96,15 @@ struct IRSummary {
 
 /// Walks \p module once.
 IRSummary summarize(mlir::ModuleOp module);
+
+/// The first top-level affine.for whose perfectly nested band has a
+/// dependence with a negative distance along one of the band's loops (an
+/// in-place stencil such as Seidel's), or null. Tiling such a band, or
+/// unroll-and-jamming its outer loop, runs a dependent iteration before its
+/// source; MLIR 19's affine-loop-tile and affine-loop-unroll-jam do not
+/// check. Exact (Presburger) where a quick test cannot decide: it may take
+/// milliseconds, so it is not part of summarize().
+mlir::Operation *affineNestWithBackwardDependence(mlir::ModuleOp module);
 
 /// Why mqss cannot optimize \p module because it computes on sparse tensors
 /// (a tensor type with a #sparse_tensor.encoding), naming where; empty when
