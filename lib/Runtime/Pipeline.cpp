@@ -6,6 +6,7 @@
 #include "mqss/IR/Diagnostics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -455,6 +456,34 @@ static void lowerPacks(ModuleOp module) {
   }
 }
 
+/// memref.alloca_scope as a stack save before its body and a restore after
+/// it, which is what its LLVM lowering does. Lowering it later, as that
+/// does, fails on a scope holding a loop (ClangIR's output for every C
+/// `while`): convert-scf-to-cf leaves the scope with several blocks, which
+/// it may not have.
+static void inlineAllocaScopes(ModuleOp module) {
+  SmallVector<memref::AllocaScopeOp> scopes;
+  module.walk([&](memref::AllocaScopeOp scope) { scopes.push_back(scope); });
+  if (scopes.empty())
+    return;
+  MLIRContext *context = module.getContext();
+  context->getOrLoadDialect<LLVM::LLVMDialect>();
+  IRRewriter rewriter(context);
+  for (memref::AllocaScopeOp scope : scopes) { // inner scopes first
+    Location loc = scope.getLoc();
+    rewriter.setInsertionPoint(scope);
+    Value stack = rewriter.create<LLVM::StackSaveOp>(loc, LLVM::LLVMPointerType::get(context));
+    Block *body = &scope.getBodyRegion().front();
+    auto terminator = cast<memref::AllocaScopeReturnOp>(body->getTerminator());
+    SmallVector<Value> results(terminator.getResults());
+    rewriter.setInsertionPoint(terminator);
+    rewriter.create<LLVM::StackRestoreOp>(loc, stack);
+    rewriter.eraseOp(terminator);
+    rewriter.inlineBlockBefore(body, scope);
+    rewriter.replaceOp(scope, results);
+  }
+}
+
 /// Frees the buffers bufferization allocated after their last use
 /// (ownership-based deallocation, as MLIR's own CPU pipelines do). Without
 /// it a kernel with intermediate tensors leaks them at every call: the
@@ -491,6 +520,7 @@ llvm::Error lowerToLLVMDialect(ModuleOp module) {
                                         PipelineFailure::LoweringFailed, "lowering to LLVM"))
       return error;
   deallocateBuffers(module);
+  inlineAllocaScopes(module);
   return runPipeline(module, mandatoryLoweringPipeline(/*bufferize=*/false),
                      PipelineFailure::LoweringFailed, "lowering to LLVM");
 }
