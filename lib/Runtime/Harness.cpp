@@ -262,6 +262,7 @@ static std::string captureStdout(llvm::function_ref<void()> fn) {
 
 double MeasurementChild::runOnce(Variant &variant, bool collectOutputs) {
   arguments->restore();
+  variant.compiled.kernel->restoreGlobals();
   double elapsed = 0;
   auto invoke = [&] {
     auto t0 = Clock::now();
@@ -314,9 +315,9 @@ int MeasurementChild::run() {
   eraseUnusedTensorDeclarations(*module);
 
   enterPhase("entry");
-  if (std::string sparse = sparseTensorRefusal(*module); !sparse.empty())
+  if (std::string refusal = refusalReason(*module); !refusal.empty())
     return finishWithError(
-        llvm::createStringError(llvm::inconvertibleErrorCode(), sparse),
+        llvm::createStringError(llvm::inconvertibleErrorCode(), refusal),
         RunStatus::InvalidInput);
   auto entry = selectEntry(*module, request.entry);
   if (!entry)

@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 
 namespace mqss {
@@ -131,6 +132,11 @@ static llvm::Expected<uint64_t> textSectionBytes(mlir::ExecutionEngine &engine) 
   return bytes;
 }
 
+void CompiledKernel::restoreGlobals() const {
+  for (const GlobalState &global : globals)
+    std::memcpy(global.address, global.initial.data(), global.initial.size());
+}
+
 llvm::Expected<std::unique_ptr<CompiledKernel>>
 CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
                         const TargetSpec &target, const JitOptions &options) {
@@ -160,6 +166,19 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
     compiled->emptyEntry = function && !function->isDeclaration() && function->size() == 1 &&
                            function->front().size() == 1 &&
                            llvm::isa<llvm::ReturnInst>(function->front().front());
+    // Mutable globals that survived optimisation, made visible to lookup()
+    // (memref.global private is private here) to be saved and restored.
+    const llvm::DataLayout &layout = llvmModule->getDataLayout();
+    for (llvm::GlobalVariable &global : llvmModule->globals()) {
+      if (global.isConstant() || global.isDeclaration() || !global.hasName())
+        continue;
+      global.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      global.setVisibility(llvm::GlobalValue::DefaultVisibility);
+      CompiledKernel::GlobalState state;
+      state.name = global.getName().str();
+      state.initial.resize(layout.getTypeAllocSize(global.getValueType()));
+      compiled->globals.push_back(std::move(state));
+    }
     return llvm::Error::success();
   };
   mlir::ExecutionEngineOptions engineOptions;
@@ -209,6 +228,16 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
         entryFn.takeError());
   }
   kernel->entryFn = *entryFn;
+  for (GlobalState &global : kernel->globals) {
+    auto address = kernel->engine->lookup(global.name);
+    if (!address)
+      return llvm::joinErrors(
+          llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                  "cannot find the kernel's global @" + global.name),
+          address.takeError());
+    global.address = *address;
+    std::memcpy(global.initial.data(), global.address, global.initial.size());
+  }
   kernel->jitMs = std::chrono::duration<double, std::milli>(
                       std::chrono::steady_clock::now() - start)
                       .count();

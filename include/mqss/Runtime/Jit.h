@@ -10,6 +10,8 @@
 
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace mlir {
 class ExecutionEngine;
@@ -37,6 +39,12 @@ public:
   /// Calls the entry with packed arguments (see KernelCall).
   void invoke(llvm::MutableArrayRef<void *> packedArgs) const { entryFn(packedArgs.data()); }
 
+  /// Puts the module's mutable globals (C `static` arrays, state a kernel
+  /// updates) back to their initial values, so that every call starts from
+  /// the same state: without it a kernel's output depends on how often it
+  /// ran before.
+  void restoreGlobals() const;
+
   /// Bytes of machine code in the executable sections.
   uint64_t codeSizeBytes() const { return codeSize; }
   /// Wall time of translation to LLVM IR, LLVM optimisation and codegen.
@@ -55,6 +63,12 @@ private:
   uint64_t codeSize = 0;
   double jitMs = 0;
   bool emptyEntry = false;
+  struct GlobalState {
+    std::string name;
+    void *address = nullptr;
+    std::vector<char> initial;
+  };
+  std::vector<GlobalState> globals;
 };
 
 /// JIT-compiled code allocates through these hooks instead of malloc, so the
