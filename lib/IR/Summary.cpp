@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -436,7 +437,7 @@ static bool isSparseTensor(Type type) {
          tensor.getEncoding().getDialect().getNamespace() == "sparse_tensor";
 }
 
-std::string sparseTensorRefusal(ModuleOp module) {
+std::string refusalReason(ModuleOp module) {
   Operation *user = nullptr;
   Type sparse;
   auto check = [&](Operation *op, TypeRange types) {
@@ -453,6 +454,10 @@ std::string sparseTensorRefusal(ModuleOp module) {
     if (auto function = dyn_cast<FunctionOpInterface>(op))
       found = found || check(op, function.getArgumentTypes()) ||
               check(op, function.getResultTypes());
+    if (isa<ml_program::GlobalStoreOp>(op) && !found) {
+      user = op;
+      found = true;
+    }
     return found ? WalkResult::interrupt() : WalkResult::advance();
   });
   if (!user)
@@ -460,11 +465,17 @@ std::string sparseTensorRefusal(ModuleOp module) {
   std::string where = fileLineColumn(user->getLoc()).value_or("");
   if (!where.empty())
     where += ": ";
+  std::string op = "'" + user->getName().getStringRef().str() + "'";
+  if (!sparse)
+    return where + op + " updates a mutable ml_program global: MLIR 19's bufferization "
+           "stores a fresh, uninitialized buffer into the global instead of the value (an "
+           "upstream bug), so every pipeline mqss could choose would lose the update. Pass "
+           "the state in as an argument and return its new value instead";
   std::string type;
   llvm::raw_string_ostream os(type);
   sparse.print(os);
-  return where + "'" + user->getName().getStringRef().str() + "' computes on a sparse tensor (" +
-         type + "): mqss chooses pipelines for dense code, and bufferizing would silently "
+  return where + op + " computes on a sparse tensor (" + type +
+         "): mqss chooses pipelines for dense code, and bufferizing would silently "
          "make the tensor dense. Compile sparse kernels with MLIR's sparsifier "
          "(mlir-opt-19 --sparsifier)";
 }

@@ -461,8 +461,8 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
   if (functions.empty())
     return selectorError("the module has no function with a body to optimize" +
                          whatIsThereInstead(module));
-  if (std::string sparse = sparseTensorRefusal(module); !sparse.empty())
-    return selectorError(sparse);
+  if (std::string refusal = refusalReason(module); !refusal.empty())
+    return selectorError(refusal);
   Selection selection;
   FunctionIndex index = indexFunctions(module);
   for (mlir::func::FuncOp function : functions) {
@@ -563,8 +563,8 @@ std::string Selector::belowTrainingRange(mlir::ModuleOp module) const {
 llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
                                             llvm::ArrayRef<const Action *> history) {
   auto start = Clock::now();
-  if (std::string sparse = sparseTensorRefusal(module); !sparse.empty())
-    return selectorError(sparse);
+  if (std::string refusal = refusalReason(module); !refusal.empty())
+    return selectorError(refusal);
   EncoderContext context;
   context.vectorBits = targetVectorBits(opts.target);
   context.maxSteps = opts.maxSteps;

@@ -106,12 +106,14 @@ IRSummary summarize(mlir::ModuleOp module);
 /// milliseconds, so it is not part of summarize().
 mlir::Operation *affineNestWithBackwardDependence(mlir::ModuleOp module);
 
-/// Why mqss cannot optimize \p module because it computes on sparse tensors
-/// (a tensor type with a #sparse_tensor.encoding), naming where; empty when
-/// it does not. mqss's stages are for dense code: one-shot bufferization
-/// would silently turn such a tensor into a dense memref, changing what the
-/// kernel means. MLIR's sparsifier is the way to compile it.
-std::string sparseTensorRefusal(mlir::ModuleOp module);
+/// Why mqss refuses \p module, naming where; empty when it does not. Its
+/// pipelines would silently change what such a module computes:
+/// - sparse tensors (a #sparse_tensor.encoding): mqss's stages are for dense
+///   code, and one-shot bufferization would make the tensor a dense memref
+///   (MLIR's sparsifier is the way to compile it);
+/// - ml_program.global_store of a tensor: MLIR 19's bufferization stores a
+///   fresh, uninitialized buffer into the global instead of the value.
+std::string refusalReason(mlir::ModuleOp module);
 
 /// How many operations one call of \p function executes: each op counted
 /// once per iteration of the loops around it, a linalg op once per point of
