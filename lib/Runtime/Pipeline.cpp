@@ -326,7 +326,8 @@ bool hasTensorSignature(func::FuncOp function) {
 
 void eraseUnusedTensorDeclarations(ModuleOp module) {
   for (auto function : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (function.isExternal() && hasTensorSignature(function) &&
+    if (function.isExternal() &&
+        llvm::any_of(function.getResultTypes(), [](Type type) { return isa<TensorType>(type); }) &&
         SymbolTable::symbolKnownUseEmpty(function, module))
       function.erase();
 }

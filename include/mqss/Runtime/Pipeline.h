@@ -80,10 +80,11 @@ void replaceModuleContents(mlir::ModuleOp module, mlir::OwningOpRef<mlir::Module
 /// True if a tensor is among \p function's argument or result types.
 bool hasTensorSignature(mlir::func::FuncOp function);
 
-/// Erases the functions of \p module that have no body, a tensor in their
-/// signature and no use. One-shot bufferization across function boundaries
-/// refuses every bodiless function that returns a tensor, used or not, and
-/// an unused declaration has nothing to lower.
+/// Erases the functions of \p module that have no body, return a tensor and
+/// have no use. One-shot bufferization across function boundaries refuses
+/// every bodiless function that returns a tensor, used or not, and an unused
+/// declaration has nothing to lower. Those that only take tensors stay: it
+/// gives them memref arguments, as mlir-opt does with the printed pipeline.
 void eraseUnusedTensorDeclarations(mlir::ModuleOp module);
 
 /// The mandatory lowering as pipeline text; \p bufferize prepends one-shot
