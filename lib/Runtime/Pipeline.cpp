@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -504,7 +505,39 @@ static void deallocateBuffers(ModuleOp module) {
   }
 }
 
+/// A dense_resource without data: the IR was printed with its elements
+/// elided (`dense_resource<__elided__>`, as in pasted reports), or the
+/// file's {-# dialect_resources #-} section lacks the resource. Nothing can
+/// lower it, and the translation to LLVM IR would only say "resource does
+/// not exist" after blaming an op left behind.
+static llvm::Error checkResourceData(ModuleOp module) {
+  Operation *user = nullptr;
+  std::string key;
+  module.walk([&](Operation *op) {
+    op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
+      if (!user && !attr.getRawHandle().getBlob()) {
+        user = op;
+        key = attr.getRawHandle().getKey().str();
+      }
+    });
+    return user ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!user)
+    return llvm::Error::success();
+  std::string where = fileLineColumn(user->getLoc()).value_or("");
+  return pipelineError(
+      PipelineFailure::LoweringFailed,
+      (where.empty() ? "" : where + ": ") + "dense_resource<" + key +
+          "> has no data: " +
+          (key == "__elided__" ? "the module was printed with its large constants elided"
+                               : "the file's {-# dialect_resources #-} section does not "
+                                 "define it") +
+          ". Export the module with its constants (weights) to compile or run it");
+}
+
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
+  if (llvm::Error error = checkResourceData(module))
+    return error;
   eraseTransformSchedules(module);
   eraseUnusedTensorDeclarations(module);
   if (llvm::Error error = lowerMultiReductions(module))
