@@ -108,12 +108,16 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
   double best = 0;
   std::optional<size_t> bestIndex;
   std::string lastFailure;
+  std::vector<std::string> notes;
   for (size_t i = 0; i < candidates.size(); ++i) {
     RunRequest request;
     request.inputPath = file->path();
     request.target = opts.target;
     request.pipeline = "mqss:guard-candidate";
     request.baseline = "default";
+    request.entry = opts.guardEntry;
+    request.inputs.shapes = opts.guardShapes;
+    request.inputs.scalars = opts.guardScalars;
     useNamedPipelines(request);
     PipelineResolver named = request.resolvePipeline;
     ResolvedPipeline candidate = harnessPipeline(candidates[i]);
@@ -133,6 +137,9 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
       best = report.speedup->median;
       bestIndex = i;
     }
+    for (const std::string &note : report.notes)
+      if (!llvm::is_contained(notes, note))
+        notes.push_back(note);
   }
   if (!bestIndex)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -140,7 +147,8 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
 
   Selection chosen = std::move(candidates[*bestIndex]);
   chosen.measuredSpeedup = best;
-  if (best >= 1.0)
+  chosen.measurementNotes = notes;
+  if (best > 1.0) // a tie keeps `default`
     return chosen;
   auto prepared = preparedCopy(module);
   if (!prepared)
@@ -152,6 +160,8 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
   if (!kept)
     return kept.takeError();
   kept->chosen = "default";
+  for (FunctionSelection &function : kept->functions)
+    function.chosen = "default";
   kept->measuredSpeedup = 1.0;
   return kept;
 }

@@ -13,6 +13,7 @@
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Diagnostics.h"
 #include "mqss/IR/Loader.h"
+#include "mqss/Runtime/Buffers.h"
 #include "mqss/Runtime/Pipeline.h"
 #include "mqss/Selector/Selector.h"
 
@@ -49,6 +50,17 @@ static cl::opt<std::string> guard(
     "guard", cl::desc("none (default) or measure: time the policy's top candidates against "
                       "`default` and keep `default` unless one is faster"),
     cl::init("none"), cl::sub(selectCommand), cl::cat(category()));
+static cl::opt<std::string> guardEntry(
+    "entry", cl::desc("With --guard=measure: the function to run (default: the only public one)"),
+    cl::sub(selectCommand), cl::cat(category()));
+static cl::list<std::string> guardShapes(
+    "shape",
+    cl::desc("With --guard=measure: sizes of a dynamically shaped argument, e.g. arg3=20x30 "
+             "(repeatable)"),
+    cl::sub(selectCommand), cl::cat(category()));
+static cl::list<std::string> guardArgs(
+    "arg", cl::desc("With --guard=measure: value of a scalar argument, e.g. arg0=20 (repeatable)"),
+    cl::sub(selectCommand), cl::cat(category()));
 static cl::opt<unsigned> maxSteps("max-steps", cl::desc("Most decisions per function"),
                                   cl::init(8), cl::sub(selectCommand), cl::cat(category()));
 static cl::opt<std::string> output("o", cl::desc("Output file (default: stdout)"), cl::init("-"),
@@ -159,6 +171,17 @@ int selectMain() {
   options.modelPath = model;
   options.target = target;
   options.maxSteps = maxSteps;
+  if (guard != "measure" && (guardEntry.getNumOccurrences() || !guardShapes.empty() ||
+                             !guardArgs.empty()))
+    return commandError(tool, "--entry, --shape and --arg say how to run the kernel: they "
+                              "need --guard=measure");
+  options.guardEntry = guardEntry;
+  for (const std::string &text : guardShapes)
+    if (Error error = parseShapeOption(text, options.guardShapes))
+      return commandError(tool, toString(std::move(error)));
+  for (const std::string &text : guardArgs)
+    if (Error error = parseScalarOption(text, options.guardScalars))
+      return commandError(tool, toString(std::move(error)));
   std::optional<Loaded> loaded = load(tool, input, options);
   if (!loaded)
     return 1;
@@ -181,6 +204,8 @@ int selectMain() {
     if (!function.note.empty())
       WithColor::note(errs(), tool) << "@" << function.name << " " << function.note
                                     << " (--small-kernels=policy keeps the policy's)\n";
+  for (const std::string &note : selection->measurementNotes)
+    WithColor::note(errs(), tool) << "guard: " << note << "\n";
 
   std::error_code ec;
   ToolOutputFile out(output, ec, sys::fs::OF_Text);
@@ -227,6 +252,8 @@ int selectMain() {
                         {"select_ms", selectMs}};
     if (selection->measuredSpeedup)
       object["measured_speedup_vs_default"] = *selection->measuredSpeedup;
+    if (!selection->measurementNotes.empty())
+      object["measurement_notes"] = selection->measurementNotes;
     out.os() << formatv("{0:2}", json::Value(std::move(object))) << "\n";
   }
   out.keep();

@@ -25,6 +25,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,6 +58,12 @@ struct SelectorOptions {
   /// `default` baseline's plan: the policy has not seen kernels that small,
   /// and on such kernels from other frontends it was 0.75x of default.
   bool deferBelowTrainingRange = true;
+  /// What the measured guard (selectMeasured) runs: the entry function
+  /// (empty: the only public one), sizes of dynamically shaped arguments and
+  /// values of scalar ones, as `mqss run`'s --entry, --shape and --arg.
+  std::string guardEntry;
+  std::map<std::string, std::vector<int64_t>> guardShapes;
+  std::map<std::string, double> guardScalars;
 };
 
 /// The decision for one function of a module.
@@ -83,8 +90,10 @@ struct Selection {
   /// starts with the runner-up first action measured fastest, or "default"
   /// when the baseline was kept.
   std::string chosen = "policy";
-  /// With a guard: the chosen pipeline's measured speedup over `default`.
+  /// With a guard: the chosen pipeline's measured speedup over `default`,
+  /// and what its measurements noted (e.g. a scalar argument defaulted to 0).
   std::optional<double> measuredSpeedup;
+  std::vector<std::string> measurementNotes;
 
   /// True when every function got the same sequence: one pipeline applies
   /// to the whole module.
