@@ -376,6 +376,7 @@ int MeasurementChild::run() {
       if (llvm::Error error = validatePipeline(*context, resolved->text))
         return finishWithError(std::move(error), RunStatus::InvalidPipeline);
 
+  enterPhase("entry"); // its arguments
   size_t notesBefore = report.notes.size();
   auto args = KernelArguments::create(signature, request.inputs, report.notes);
   if (!args)

@@ -246,8 +246,10 @@ static std::string formatCheck(const OutputCheck &check) {
 }
 
 void printReport(const RunReport &report, llvm::raw_ostream &os) {
-  os << llvm::formatv("{0} @{1} on {2} ({3}): {4}\n", report.file, report.entry,
-                      report.target, report.targetCpu, runStatusName(report.status));
+  // No entry yet when the module did not parse or was refused.
+  std::string entry = report.entry.empty() ? "" : " @" + report.entry;
+  os << llvm::formatv("{0}{1} on {2} ({3}): {4}\n", report.file, entry, report.target,
+                      report.targetCpu, runStatusName(report.status));
   if (!report.ok()) {
     os << "  " << report.message << "\n";
     if (!report.diagnostics.empty()) {
