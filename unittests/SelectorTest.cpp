@@ -235,6 +235,25 @@ TEST(Selector, AttributionIsGradientTimesInput) {
 // A second affine loop tiling is masked after the first because it changes
 // nothing: checked here on the IR, so an MLIR that starts retiling tiled
 // bands fails this test instead of silently losing an option.
+TEST(Selector, NextSkipsActionsWhosePreconditionFails) {
+  // `default`'s first loop action, loops.tile-32, would reorder the Seidel
+  // stencil's dependent iterations: select() leaves it out when applying it
+  // fails, and next(), which applies nothing, must not suggest it either.
+  Fixture f;
+  auto module = f.load(MQSS_TEST_INPUTS "/seidel_1d.mlir");
+  auto deferring = shippedSelector("x86-avx2", /*deferSmallKernels=*/true);
+  auto selection = deferring->select(*module);
+  ASSERT_TRUE(static_cast<bool>(selection)) << llvm::toString(selection.takeError());
+  ASSERT_EQ(selection->functions.size(), 1u);
+  EXPECT_NE(selection->functions[0].note.find("left out loops.tile-32"), std::string::npos)
+      << selection->functions[0].note;
+  auto next = deferring->next(*module);
+  ASSERT_TRUE(static_cast<bool>(next)) << llvm::toString(next.takeError());
+  EXPECT_EQ(next->chosen, "default");
+  EXPECT_EQ(next->action->precondition, nullptr) << next->action->name.str();
+  EXPECT_EQ(next->action, selection->functions[0].actions.front());
+}
+
 TEST(Selector, LoopTilingIsMaskedOnceItHasRun) {
   Fixture f;
   auto module = f.load(MQSS_EXAMPLES "/matmul.mlir");

@@ -575,9 +575,24 @@ llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
   NextDecision next;
   next.stage = context.stage;
   next.features = features;
+  // Nothing is applied here, so the check applyAction would make before an
+  // action with a precondition is made now: the caller runs the pass itself.
+  auto refused = [&](const Action &action) {
+    if (!action.precondition)
+      return false;
+    llvm::Error error = action.precondition(module);
+    bool failed = static_cast<bool>(error);
+    llvm::consumeError(std::move(error));
+    return failed;
+  };
   std::string belowRange = belowTrainingRange(module);
   if (belowRange.empty()) {
     Decision decision = policyImpl->decide(features, mask);
+    while (refused(*decision.action)) {
+      for (const Action *sibling : actionsFailingWith(*decision.action))
+        mask[actionIndex(*sibling)] = false;
+      decision = policyImpl->decide(features, mask);
+    }
     next.action = decision.action;
     next.probability = decision.probability;
   } else {
@@ -585,7 +600,9 @@ llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
     // this IR, as planSequence takes it (the stage's mask, no history).
     const Action *action =
         firstPreference(defaultSequence(), legalMask(summary, summary.stage()),
-                        [&](const Action *a) { return llvm::is_contained(history, a); });
+                        [&](const Action *a) {
+                          return llvm::is_contained(history, a) || refused(*a);
+                        });
     next.action = action ? action : lookupAction("finish-O3");
     next.probability = 1;
     next.chosen = "default";
