@@ -254,6 +254,36 @@ TEST(Selector, NextSkipsActionsWhosePreconditionFails) {
   EXPECT_EQ(next->action, selection->functions[0].actions.front());
 }
 
+TEST(Catalog, MasksActionsWhereUpstreamPassesMiscompile) {
+  // Each input made an upstream MLIR 19 pass compute something else (found
+  // by a random search over the actions, checked against naive lowering).
+  Fixture f;
+  const std::pair<const char *, const char *> cases[] = {
+      {"datacopy_tiled_step2", "loops.data-copy"}, {"datacopy_tri", "loops.data-copy"},
+      {"fusion_rowfill", "loops.fusion"},          {"scalrep_scffor", "loops.scalrep"},
+      {"scalrep_while", "loops.scalrep"},          {"spec_copy_yield_out", "linalg.specialize"},
+      {"spec_mm_extui", "tensor.specialize"},      {"spec_mm_neg", "tensor.specialize"},
+      {"vec_step2", "loops.vectorize-4"},          {"vec_step2", "loops.vectorize-8"}};
+  for (const auto &[file, name] : cases) {
+    auto module = f.load((MQSS_TEST_INPUTS "/miscompiles/" + llvm::Twine(file) + ".mlir").str());
+    IRSummary summary = summarize(*module);
+    const Action *action = lookupAction(name);
+    ASSERT_TRUE(action) << name;
+    EXPECT_EQ(action->stage, summary.stage()) << file;
+    EXPECT_FALSE(legalMask(summary, summary.stage())[actionIndex(*action)]) << file << ": " << name;
+  }
+  // The same actions stay legal where those passes are right: a plain gemm
+  // nest (unit steps, rectangular, no scf loop) and a plain matmul generic.
+  auto gemm = f.load(MQSS_TEST_INPUTS "/polygeist_gemm.mlir");
+  std::vector<bool> mask = legalMask(summarize(*gemm), Stage::Loops);
+  for (const char *name : {"loops.data-copy", "loops.scalrep"})
+    EXPECT_TRUE(mask[actionIndex(*lookupAction(name))]) << name;
+  auto matmul = f.load(MQSS_EXAMPLES "/matmul.mlir");
+  ASSERT_FALSE(llvm::errorToBool(applyAction(*matmul, *lookupAction("linalg.generalize"))));
+  IRSummary generic = summarize(*matmul);
+  EXPECT_TRUE(legalMask(generic, generic.stage())[actionIndex(*lookupAction("linalg.specialize"))]);
+}
+
 TEST(Selector, LoopTilingIsMaskedOnceItHasRun) {
   Fixture f;
   auto module = f.load(MQSS_EXAMPLES "/matmul.mlir");

@@ -65,27 +65,58 @@ bool unrollJammable(const IRSummary &s) {
 }
 /// affine-loop-fusion and affine-data-copy-generate track memref dependences
 /// only; a value carried out of a loop (a scalar reduction) is not one. The
-/// sweep also found fusion wrong across triangular nests (correlation).
+/// sweep also found fusion wrong across triangular nests (correlation), and
+/// on a nest writing a whole row per iteration (an unrolled fill): it moved
+/// the row's stores into the consumer's inner loop, re-zeroing what that had
+/// updated.
 bool hasAffineSiblings(const IRSummary &s) {
   return s.maxTopLevelAffineLoops >= 2 && s.numAffineForWithResults == 0 &&
-         s.allAffineBoundsConstant;
+         s.allAffineBoundsConstant && s.numAffineStoresBelowRank == 0;
 }
+/// affine-data-copy-generate sizes its buffers without the loop step (a
+/// copy-out loop `0 to 65` over 64 elements after unrolling: wrong output
+/// and heap corruption) and emits empty bound maps on triangular nests
+/// (lowering then crashes). Found by a random search over the suite.
 bool copyable(const IRSummary &s) {
-  return s.maxAffineDepth >= 2 && s.numAffineForWithResults == 0;
+  return s.maxAffineDepth >= 2 && s.numAffineForWithResults == 0 &&
+         s.innermostAffineStepsOne && s.allAffineTripsConstant;
+}
+/// affine-scalrep forwards a store to later loads, looking for intervening
+/// writes along affine.for back edges only: a store before an scf.for whose
+/// body updates the location was forwarded into the body (a counter read 1
+/// instead of 10), and inside scf.while the loop never ended.
+bool scalarReplaceable(const IRSummary &s) {
+  return s.numAffineMemoryOps > 0 && s.numAffineMemoryOpsInScfLoops == 0;
+}
+/// linalg-specialize-generic-ops matches contractions while ignoring unary
+/// ops in the body (a negated or zero-extended product became a plain
+/// linalg.matmul) and turns a body yielding its output into linalg.copy.
+/// Only a contraction body of exactly multiply, add and yield is safe.
+bool specializable(const IRSummary &s) {
+  bool any = false;
+  for (const LinalgOpInfo &op : s.linalgOps) {
+    if (op.name != "linalg.generic")
+      continue;
+    any = true;
+    if (op.yieldsOutputArgument || (op.kind == Kind::Contraction && op.bodyOps != 3))
+      return false;
+  }
+  return any;
 }
 /// The super-vectorizer writes whole vectors: an innermost trip count that
 /// is not a multiple of the width (or not constant, as in triangular loops)
 /// makes it store past the loop bound. Found by the sweep on stencils.
 /// A vector of i1 reaches memory as packed bits where the memref keeps a
 /// byte per element, so reads see garbage: found on torch-style compare
-/// masks (bench/kernels/other-frontends/12_i64_index_ops.mlir).
+/// masks (bench/kernels/other-frontends/12_i64_index_ops.mlir). It also
+/// ignores a loop's step, reading contiguous lanes where a step-2 loop (left
+/// by unrolling) touches every other element.
 template <int64_t Width>
 bool vectorizable(const IRSummary &s) {
   return s.numAffineFor > 0 && s.innermostAffineConstant &&
          s.innermostAffineTripGcd > 0 && s.innermostAffineTripGcd % Width == 0 &&
-         s.numSubByteAffineMemoryOps == 0;
+         s.numSubByteAffineMemoryOps == 0 && s.innermostAffineStepsOne;
 }
-bool hasAffineMemory(const IRSummary &s) { return s.numAffineMemoryOps > 0; }
 bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }
 bool hasTensorEmpty(const IRSummary &s) { return s.numTensorEmpty > 0; }
 bool hasTensorSlices(const IRSummary &s) {
@@ -178,7 +209,7 @@ const Action kCatalog[] = {
   {"tensor.fuse-elementwise", Stage::Tensor, P, C::Fuse, "func.func(linalg-fuse-elementwise-ops)", fusibleElementwise, "fuse elementwise linalg ops with their producers"},
   {"tensor.fold-unit-dims", Stage::Tensor, P, C::Layout, "func.func(linalg-fold-unit-extent-dims)", hasUnitDims, "drop unit dimensions of linalg ops"},
   {"tensor.generalize", Stage::Tensor, P, C::Layout, "func.func(linalg-generalize-named-ops)", hasNamedLinalg, "named linalg ops to linalg.generic"},
-  {"tensor.specialize", Stage::Tensor, P, C::Layout, "func.func(linalg-specialize-generic-ops)", hasGenericLinalg, "linalg.generic back to named ops where they match"},
+  {"tensor.specialize", Stage::Tensor, P, C::Layout, "func.func(linalg-specialize-generic-ops)", specializable, "linalg.generic back to named ops where they match"},
   {"tensor.eliminate-empty", Stage::Tensor, P, C::Memory, "eliminate-empty-tensors", hasTensorEmpty, "write into destinations instead of tensor.empty"},
   {"tensor.block-pack-matmul", Stage::Tensor, S, C::Layout, "block_pack_matmul_32", blockPackable, "pack matmul operands into 32x32 blocks"},
   {"tensor.tile-fuse-32x32", Stage::Tensor, S, C::Fuse, "tile_fuse_32x32", tileFuseTiles<32, 32>, "tile the result's producer 32x32 and fuse its producers"},
@@ -194,7 +225,7 @@ const Action kCatalog[] = {
   {"linalg.canonicalize", Stage::Linalg, P, C::Cleanup, "canonicalize", always, "canonicalize patterns"},
   {"linalg.cse", Stage::Linalg, P, C::Cleanup, "cse", always, "common subexpression elimination"},
   {"linalg.generalize", Stage::Linalg, P, C::Layout, "func.func(linalg-generalize-named-ops)", hasNamedLinalg, "named linalg ops to linalg.generic"},
-  {"linalg.specialize", Stage::Linalg, P, C::Layout, "func.func(linalg-specialize-generic-ops)", hasGenericLinalg, "linalg.generic back to named ops where they match"},
+  {"linalg.specialize", Stage::Linalg, P, C::Layout, "func.func(linalg-specialize-generic-ops)", specializable, "linalg.generic back to named ops where they match"},
   {"linalg.fold-unit-dims", Stage::Linalg, P, C::Layout, "func.func(linalg-fold-unit-extent-dims)", hasUnitDims, "drop unit dimensions of linalg ops"},
   {"linalg.inline-scalars", Stage::Linalg, P, C::Cleanup, "func.func(linalg-inline-scalar-operands)", hasGenericLinalg, "inline scalar operands into linalg.generic bodies"},
   {"linalg.licm", Stage::Linalg, P, C::Cleanup, "loop-invariant-code-motion", hasLoops, "hoist loop invariants"},
@@ -228,7 +259,7 @@ const Action kCatalog[] = {
   {"loops.vectorize-4", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=4})", vectorizable<4>, "affine super-vectorizer, 4 lanes"},
   {"loops.vectorize-8", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=8})", vectorizable<8>, "affine super-vectorizer, 8 lanes"},
   {"loops.vectorize-16", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=16})", vectorizable<16>, "affine super-vectorizer, 16 lanes"},
-  {"loops.scalrep", Stage::Loops, P, C::Memory, "func.func(affine-scalrep)", hasAffineMemory, "replace affine loads by forwarded stores"},
+  {"loops.scalrep", Stage::Loops, P, C::Memory, "func.func(affine-scalrep)", scalarReplaceable, "replace affine loads by forwarded stores"},
   {"loops.fusion", Stage::Loops, P, C::Fuse, "func.func(affine-loop-fusion)", hasAffineSiblings, "fuse sibling affine loop nests"},
   {"loops.data-copy", Stage::Loops, P, C::Memory, "func.func(affine-data-copy-generate{fast-mem-space=0 generate-dma=false})", copyable, "copy affine tiles into local buffers"},
   {"loops.peel", Stage::Loops, P, C::Tile, "func.func(scf-for-loop-peeling)", hasScfFor, "peel partial iterations of scf.for loops"},

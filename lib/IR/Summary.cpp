@@ -5,6 +5,7 @@
 #include "mqss/IR/Diagnostics.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineValueMap.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
@@ -92,6 +93,14 @@ static LinalgOpInfo describeLinalg(linalg::LinalgOp op) {
   info.loopRanges.assign(ranges.begin(), ranges.end());
   info.onTensors = op.hasPureTensorSemantics();
   info.hasUnitDim = llvm::is_contained(info.loopRanges, 1);
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+    Block *body = generic.getBody();
+    info.bodyOps = body->getOperations().size();
+    for (Value yielded : body->getTerminator()->getOperands())
+      if (auto argument = dyn_cast<BlockArgument>(yielded))
+        info.yieldsOutputArgument |= argument.getOwner() == body &&
+                                     argument.getArgNumber() >= generic.getNumDpsInputs();
+  }
   info.hasSubByteOperand = llvm::any_of(op->getOperandTypes(), [](Type type) {
     Type element = getElementTypeOrSelf(type);
     return element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 != 0;
@@ -333,11 +342,26 @@ IRSummary summarize(ModuleOp module) {
         ++s.numAffineFor;
         if (!forOp.hasConstantBounds())
           s.allAffineBoundsConstant = false;
+        if (!forOp.hasConstantBounds() && !affine::getConstantTripCount(forOp))
+          s.allAffineTripsConstant = false;
         s.maxAffineDepth = std::max(s.maxAffineDepth, depth.second);
       }
     }
     s.numAffineMemoryOps += c.isAffineMemory;
     if (c.isAffineMemory) {
+      if (op->getParentOfType<scf::ForOp>() || op->getParentOfType<scf::WhileOp>() ||
+          op->getParentOfType<scf::ParallelOp>())
+        ++s.numAffineMemoryOpsInScfLoops;
+      if (auto store = dyn_cast<affine::AffineWriteOpInterface>(op)) {
+        unsigned depth = 0;
+        for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
+          if (auto it = depths.find(parent); it != depths.end()) {
+            depth = it->second.second; // affine loops around the nearest loop
+            break;
+          }
+        if (depth < store.getMemRefType().getRank())
+          ++s.numAffineStoresBelowRank;
+      }
       MemRefType memref = isa<affine::AffineReadOpInterface>(op)
                               ? cast<affine::AffineReadOpInterface>(op).getMemRefType()
                               : cast<affine::AffineWriteOpInterface>(op).getMemRefType();
@@ -364,6 +388,8 @@ IRSummary summarize(ModuleOp module) {
     if (outerLoops.contains(op))
       continue;
     if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
+      if (forOp.getStepAsInt() != 1)
+        s.innermostAffineStepsOne = false;
       if (std::optional<int64_t> trip = constantTrips(forOp)) {
         s.innermostTripCounts.push_back(*trip);
         s.innermostAffineTripGcd = std::gcd(s.innermostAffineTripGcd, *trip);

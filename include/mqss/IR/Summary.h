@@ -42,6 +42,10 @@ struct LinalgOpInfo {
   /// An operand's elements are narrower than a byte (i1 masks): vectorized,
   /// they would reach memory as packed bits.
   bool hasSubByteOperand = false;
+  /// Ops in the body, its yield included (linalg.generic only, else 0).
+  unsigned bodyOps = 0;
+  /// The body yields one of its output block arguments unchanged.
+  bool yieldsOutputArgument = false;
   bool allStatic() const;
 };
 
@@ -78,6 +82,18 @@ struct IRSummary {
   bool innermostAffineConstant = true;
   /// Whether every affine.for has constant bounds (no triangular nests).
   bool allAffineBoundsConstant = true;
+  /// Whether every affine.for runs a constant number of iterations: constant
+  /// bounds, or bounds a constant apart (full tiles), not triangular.
+  bool allAffineTripsConstant = true;
+  /// Whether every innermost affine.for steps by 1 (unrolling leaves larger
+  /// steps behind; tiling only on the outer, tile loops).
+  bool innermostAffineStepsOne = true;
+  /// Affine loads and stores inside an scf loop (for, while, parallel),
+  /// whose back edges affine analyses do not see.
+  unsigned numAffineMemoryOpsInScfLoops = 0;
+  /// Affine stores with fewer affine loops around them than their memref has
+  /// dimensions: a row written by one iteration, as unrolling leaves it.
+  unsigned numAffineStoresBelowRank = 0;
   int64_t innermostAffineTripGcd = 0;
   /// Affine loads and stores of memrefs whose elements are narrower than a
   /// byte (i1 masks): LLVM packs a vector of them into bits, the memref
