@@ -5,7 +5,6 @@
 #include "mqss/IR/Diagnostics.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
-#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineValueMap.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
@@ -82,6 +81,24 @@ static std::optional<int64_t> constantTrips(affine::AffineForOp forOp) {
   int64_t span = forOp.getConstantUpperBound() - forOp.getConstantLowerBound();
   int64_t step = forOp.getStepAsInt();
   return std::max<int64_t>(0, (span + step - 1) / step);
+}
+
+/// Whether \p forOp runs a constant number of iterations: constant bounds,
+/// or one-result bounds over the same operands a constant apart (a full
+/// tile). Cheaper than affine::getConstantTripCount, which summarize() would
+/// call on every tiled loop at every step.
+static bool tripCountIsConstant(affine::AffineForOp forOp) {
+  if (forOp.hasConstantBounds())
+    return true;
+  AffineMap lower = forOp.getLowerBoundMap(), upper = forOp.getUpperBoundMap();
+  if (lower.getNumResults() != 1 || upper.getNumResults() != 1 ||
+      lower.getNumDims() != upper.getNumDims() ||
+      lower.getNumSymbols() != upper.getNumSymbols() ||
+      !llvm::equal(forOp.getLowerBoundOperands(), forOp.getUpperBoundOperands()))
+    return false;
+  return isa<AffineConstantExpr>(simplifyAffineExpr(upper.getResult(0) - lower.getResult(0),
+                                                    lower.getNumDims(),
+                                                    lower.getNumSymbols()));
 }
 
 static LinalgOpInfo describeLinalg(linalg::LinalgOp op) {
@@ -342,26 +359,24 @@ IRSummary summarize(ModuleOp module) {
         ++s.numAffineFor;
         if (!forOp.hasConstantBounds())
           s.allAffineBoundsConstant = false;
-        if (!forOp.hasConstantBounds() && !affine::getConstantTripCount(forOp))
+        if (s.allAffineTripsConstant && !tripCountIsConstant(forOp))
           s.allAffineTripsConstant = false;
         s.maxAffineDepth = std::max(s.maxAffineDepth, depth.second);
       }
     }
     s.numAffineMemoryOps += c.isAffineMemory;
     if (c.isAffineMemory) {
-      if (op->getParentOfType<scf::ForOp>() || op->getParentOfType<scf::WhileOp>() ||
-          op->getParentOfType<scf::ParallelOp>())
-        ++s.numAffineMemoryOpsInScfLoops;
-      if (auto store = dyn_cast<affine::AffineWriteOpInterface>(op)) {
-        unsigned depth = 0;
-        for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
-          if (auto it = depths.find(parent); it != depths.end()) {
-            depth = it->second.second; // affine loops around the nearest loop
-            break;
-          }
-        if (depth < store.getMemRefType().getRank())
-          ++s.numAffineStoresBelowRank;
-      }
+      // The loops around it, from the nearest one's depths: any loop beyond
+      // the affine.for ones (scf.for, scf.while, ...) hides a back edge.
+      std::pair<unsigned, unsigned> around{0, 0};
+      for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
+        if (auto it = depths.find(parent); it != depths.end()) {
+          around = it->second;
+          break;
+        }
+      s.numAffineMemoryOpsInScfLoops += around.first > around.second;
+      if (auto store = dyn_cast<affine::AffineWriteOpInterface>(op))
+        s.numAffineStoresBelowRank += around.second < store.getMemRefType().getRank();
       MemRefType memref = isa<affine::AffineReadOpInterface>(op)
                               ? cast<affine::AffineReadOpInterface>(op).getMemRefType()
                               : cast<affine::AffineWriteOpInterface>(op).getMemRefType();
