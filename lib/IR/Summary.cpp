@@ -173,25 +173,22 @@ static bool bandPermutable(affine::AffineForOp root) {
   affine::getPerfectlyNestedLoops(band, root);
   if (band.size() < 2)
     return true; // strip-mining one loop keeps the order
-  SmallVector<Operation *> accesses;
+  SmallVector<affine::MemRefAccess> accesses;
   llvm::SmallPtrSet<Value, 4> written;
   root->walk([&](Operation *op) {
     if (auto store = dyn_cast<affine::AffineWriteOpInterface>(op)) {
       written.insert(store.getMemRef());
-      accesses.push_back(op);
+      accesses.emplace_back(op);
     } else if (isa<affine::AffineReadOpInterface>(op)) {
-      accesses.push_back(op);
+      accesses.emplace_back(op);
     }
   });
-  for (Operation *src : accesses) {
-    affine::MemRefAccess srcAccess(src);
+  for (affine::MemRefAccess &srcAccess : accesses) {
     if (!written.contains(srcAccess.memref))
       continue;
-    for (Operation *dst : accesses) {
-      affine::MemRefAccess dstAccess(dst);
+    for (affine::MemRefAccess &dstAccess : accesses) {
       if (dstAccess.memref != srcAccess.memref ||
-          (!isa<affine::AffineWriteOpInterface>(src) &&
-           !isa<affine::AffineWriteOpInterface>(dst)) ||
+          (!srcAccess.isStore() && !dstAccess.isStore()) ||
           sameAccessForwardOnly(srcAccess, dstAccess, band))
         continue;
       for (unsigned depth = 1; depth <= band.size(); ++depth) {
