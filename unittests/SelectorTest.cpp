@@ -13,6 +13,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -235,6 +236,106 @@ TEST(Selector, AttributionIsGradientTimesInput) {
 // A second affine loop tiling is masked after the first because it changes
 // nothing: checked here on the IR, so an MLIR that starts retiling tiled
 // bands fails this test instead of silently losing an option.
+/// What a selection decided, function by function, in one comparable string.
+std::string decisions(const Selection &selection) {
+  std::string text = selection.chosen + "\n";
+  for (const FunctionSelection &function : selection.functions)
+    text += function.name + " [" + function.chosen + "] " + function.pipeline + " | " +
+            function.note + "\n";
+  return text;
+}
+
+TEST(Selector, SelectSourceOnSeveralThreadsDecidesAsSelect) {
+  // Every kind of function: moved or copied into its scratch module, a
+  // refused tiling, a failed bufferization (the scratch rebuilt).
+  Fixture f;
+  std::string path = MQSS_TEST_INPUTS "/several_functions.mlir";
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(static_cast<bool>(buffer));
+  llvm::StringRef source = (*buffer)->getBuffer();
+  auto module = f.load(path);
+  std::string expected;
+  {
+    auto selection = shippedSelector()->select(*module);
+    ASSERT_TRUE(static_cast<bool>(selection)) << llvm::toString(selection.takeError());
+    ASSERT_EQ(selection->functions.size(), 7u);
+    expected = decisions(*selection);
+  }
+  for (unsigned threads : {1u, 2u, 3u}) {
+    SelectorOptions options;
+    options.target = "x86-avx2";
+    options.deferBelowTrainingRange = false;
+    options.threads = threads;
+    auto selector = Selector::create(options);
+    ASSERT_TRUE(static_cast<bool>(selector));
+    for (int round = 0; round < 2; ++round) { // the helpers' contexts are reused
+      auto selection = (*selector)->selectSource(*f.context, source, path);
+      ASSERT_TRUE(static_cast<bool>(selection)) << llvm::toString(selection.takeError());
+      EXPECT_EQ(decisions(*selection), expected) << threads << " threads";
+      ASSERT_EQ(selection->threads.size(), threads);
+      unsigned decided = 0;
+      for (const Selection::ThreadTime &time : selection->threads) {
+        decided += time.functions;
+        EXPECT_GE(time.busyMicros, time.passMicros);
+      }
+      EXPECT_EQ(decided, 7u);
+      EXPECT_GT(selection->threads.front().functions, 0u);
+    }
+    // Handed back, the module is as parsed: its functions were copied.
+    mlir::OwningOpRef<mlir::ModuleOp> parsed;
+    auto selection = (*selector)->selectSource(*f.context, source, path, &parsed);
+    ASSERT_TRUE(static_cast<bool>(selection));
+    ASSERT_TRUE(parsed);
+    EXPECT_EQ(printed(*parsed), printed(*module));
+  }
+}
+
+TEST(Selector, SelectSourceReportsBadInputAsTheLoaderDoes) {
+  Fixture f;
+  registerPasses();
+  SelectorOptions options;
+  options.target = "x86-avx2";
+  options.threads = 2;
+  auto selector = Selector::create(options);
+  ASSERT_TRUE(static_cast<bool>(selector));
+  auto text = [](llvm::StringRef path) {
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    EXPECT_TRUE(static_cast<bool>(buffer)) << path.str();
+    return (*buffer)->getBuffer().str();
+  };
+  std::string good = text(MQSS_TEST_INPUTS "/several_functions.mlir");
+  // A use before its definition in the last function: in the share of the
+  // module a helper verifies.
+  std::string badLast = good;
+  size_t call = badLast.rfind("call @relu(%c)");
+  ASSERT_NE(call, std::string::npos);
+  badLast.replace(call, 14, "call @relu(%d)");
+  badLast.insert(badLast.rfind("return"), "%d = memref.alloc() : memref<64x64xf32>\n  ");
+  // And in the first function: this thread's share.
+  std::string badFirst = good;
+  badFirst.replace(badFirst.find("outs(%c : memref<64x64xf32>)"), 28, "outs(%e : memref<64x64xf32>)");
+  badFirst.insert(badFirst.find("  return"), "  %e = memref.alloc() : memref<64x64xf32>\n");
+  std::string unparsable = good + "\nfunc.func @broken(";
+  for (const std::string &source : {badLast, badFirst, unparsable, text(MQSS_TEST_INPUTS "/sparse_csr_scale.mlir"),
+                                    std::string("module {}\n")}) {
+    std::string expected;
+    auto loaded = loadModuleSource(*f.context, source, "in.mlir");
+    if (loaded) {
+      auto selection = (*selector)->select(**loaded);
+      ASSERT_FALSE(static_cast<bool>(selection));
+      expected = llvm::toString(selection.takeError());
+    } else {
+      expected = llvm::toString(loaded.takeError());
+    }
+    EXPECT_FALSE(expected.empty());
+    for (int round = 0; round < 2; ++round) {
+      auto selection = (*selector)->selectSource(*f.context, source, "in.mlir");
+      ASSERT_FALSE(static_cast<bool>(selection));
+      EXPECT_EQ(llvm::toString(selection.takeError()), expected);
+    }
+  }
+}
+
 TEST(Selector, NextSkipsActionsWhosePreconditionFails) {
   // `default`'s first loop action, loops.tile-32, would reorder the Seidel
   // stencil's dependent iterations: select() leaves it out when applying it

@@ -23,6 +23,8 @@ namespace mqss {
 
 #include "ScheduleLibrary.inc"
 
+char ActionRefused::ID = 0;
+
 llvm::StringRef scheduleLibrarySource() { return kScheduleLibrarySource; }
 
 static std::string cacheDirectory() {
@@ -207,7 +209,7 @@ llvm::Error applyAction(mlir::ModuleOp module, const Action &action) {
     return llvm::Error::success();
   if (action.precondition)
     if (llvm::Error error = action.precondition(module))
-      return error;
+      return llvm::make_error<ActionRefused>(llvm::toString(std::move(error)));
   // With the schedule library's preload, which applyPipeline performs once
   // per context.
   auto pipeline = pipelineForActions({&action});

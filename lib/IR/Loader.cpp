@@ -27,7 +27,8 @@ static void appendVersionHints(std::string &diagnostics) {
 }
 
 static llvm::Expected<OwningOpRef<ModuleOp>>
-parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer) {
+parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
+               llvm::function_ref<bool(ModuleOp)> vouch = nullptr) {
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
 
@@ -43,25 +44,42 @@ parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer)
     appendVersionHints(diagnostics);
     return llvm::make_error<LoadError>(LoadFailure::Parse, diagnostics);
   }
+  if (vouch) {
+    bool valid;
+    {
+      // Its diagnostics would be the full verifier's, in another order.
+      ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
+      valid = vouch(*module);
+    }
+    if (valid)
+      return std::move(module);
+  }
   if (failed(verify(*module)))
     return llvm::make_error<LoadError>(LoadFailure::Verify, diagnostics);
   return std::move(module);
 }
 
-llvm::Expected<OwningOpRef<ModuleOp>> loadModuleFile(MLIRContext &context,
-                                                     llvm::StringRef path) {
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readModuleFile(llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
   if (std::error_code ec = buffer.getError())
     return llvm::make_error<LoadError>(
         LoadFailure::Io, ("error: cannot read '" + path + "': " + ec.message() + "\n").str());
+  return std::move(*buffer);
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> loadModuleFile(MLIRContext &context,
+                                                     llvm::StringRef path) {
+  auto buffer = readModuleFile(path);
+  if (!buffer)
+    return buffer.takeError();
   return parseAndVerify(context, std::move(*buffer));
 }
 
 llvm::Expected<OwningOpRef<ModuleOp>>
 loadModuleSource(MLIRContext &context, llvm::StringRef source,
-                 llvm::StringRef bufferName) {
+                 llvm::StringRef bufferName, llvm::function_ref<bool(ModuleOp)> vouch) {
   return parseAndVerify(context,
-                        llvm::MemoryBuffer::getMemBufferCopy(source, bufferName));
+                        llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), vouch);
 }
 
 } // namespace mqss

@@ -26,6 +26,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 
+#include <mutex>
 #include <optional>
 
 using namespace mlir;
@@ -112,6 +113,35 @@ static std::string bufferizationHint(llvm::StringRef diagnostics) {
          ": lower it to tensor ops that bufferize (linalg, tensor, arith) first\n";
 }
 
+/// The signal handlers crash recovery needs, installed while some thread
+/// runs passes: a sandboxed child resets them (so that generated code's
+/// crashes end the child), and nothing outside pass execution is meant to
+/// be recovered. They are process-wide, so they go when the last thread
+/// running passes (Selector::selectSource decides on several) is done.
+class RecoveryHandlers {
+public:
+  RecoveryHandlers() {
+    std::lock_guard<std::mutex> lock(mutex());
+    if (users()++ == 0)
+      llvm::CrashRecoveryContext::Enable();
+  }
+  ~RecoveryHandlers() {
+    std::lock_guard<std::mutex> lock(mutex());
+    if (--users() == 0)
+      llvm::CrashRecoveryContext::Disable();
+  }
+
+private:
+  static std::mutex &mutex() {
+    static std::mutex instance;
+    return instance;
+  }
+  static unsigned &users() {
+    static unsigned count = 0;
+    return count;
+  }
+};
+
 /// Runs \p pm on \p module. Upstream passes can crash on IR they do not
 /// expect (MLIR 19's affine-super-vectorize on some tiled nests, for one).
 /// When the run stays on this thread, such a crash is recovered from: the
@@ -130,17 +160,13 @@ static std::optional<LogicalResult> runRecoveringFromCrashes(PassManager &pm,
   // Inside another recovery context (a nested run), that one recovers.
   if (llvm::CrashRecoveryContext::GetCurrent())
     return pm.run(module);
-  // The signal handlers are installed for the run only: a sandboxed child
-  // resets them (so that generated code's crashes end the child), and
-  // nothing outside pass execution is meant to be recovered.
-  llvm::CrashRecoveryContext::Enable();
   LogicalResult result = failure();
   bool completed;
   {
+    RecoveryHandlers handlers;
     llvm::CrashRecoveryContext recovery;
     completed = recovery.RunSafely([&] { result = pm.run(module); });
   }
-  llvm::CrashRecoveryContext::Disable();
   if (completed)
     return result;
   auto *abandoned = new Region(); // never freed: its ops may be inconsistent

@@ -14,7 +14,9 @@
 
 #include "mqss/Actions/Baselines.h"
 #include "mqss/Actions/Sequence.h"
+#include "mqss/IR/Context.h"
 #include "mqss/IR/Diagnostics.h"
+#include "mqss/IR/Loader.h"
 #include "mqss/IR/Summary.h"
 #include "mqss/Policy/Policy.h"
 #include "mqss/Runtime/Pipeline.h"
@@ -24,14 +26,20 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <functional>
+#include <thread>
 
 namespace mqss {
 
@@ -157,12 +165,19 @@ llvm::Expected<std::vector<const Action *>> plan(mlir::ModuleOp module, Policy &
     bool forced = step == 0 && observer.forcedFirst;
     if (!observer.restart || forced || ++failures > kMaxFailedActions)
       return std::move(error);
+    // A refused action left the module as it was; a failed pass may have
+    // left it half rewritten, so it is rebuilt.
+    bool untouched = error.isA<ActionRefused>();
     llvm::consumeError(std::move(error));
     llvm::append_range(failedHere, actionsFailingWith(*decision.action));
     actions.pop_back();
     context.history.pop_back();
     if (observer.explanations)
       observer.explanations->pop_back();
+    if (untouched) {
+      --step; // decide this step again
+      continue;
+    }
     replaceModuleContents(module, observer.restart());
     auto replayStart = Clock::now();
     for (const Action *action : actions)
@@ -270,9 +285,14 @@ FunctionIndex indexFunctions(mlir::ModuleOp module) {
 /// the functions it references, and the module's other top-level ops
 /// (globals, ...). Built op by op: cloning the whole module and erasing
 /// bodies would copy every other function once per function.
+///
+/// With \p take, the function itself is moved into the copy and a
+/// declaration takes its place in \p module (and in \p functions): for a
+/// module nobody needs afterwards. Only a function whose signature holds
+/// no tensor may be taken, since others' copies need such a one's body.
 mlir::OwningOpRef<mlir::ModuleOp> isolateFunction(mlir::ModuleOp module,
-                                                  const FunctionIndex &functions,
-                                                  llvm::StringRef name) {
+                                                  FunctionIndex &functions,
+                                                  llvm::StringRef name, bool take = false) {
   mlir::OpBuilder builder(module.getContext());
   mlir::OwningOpRef<mlir::ModuleOp> copy = mlir::ModuleOp::create(module.getLoc());
   copy.get()->setAttrs(module->getAttrs());
@@ -302,7 +322,14 @@ mlir::OwningOpRef<mlir::ModuleOp> isolateFunction(mlir::ModuleOp module,
       }
     }
   }
-  for (mlir::Operation &op : module.getBody()->getOperations()) {
+  for (mlir::Operation &op : llvm::make_early_inc_range(module.getBody()->getOperations())) {
+    if (take && withBody.contains(&op) && functions.lookup(name) == &op) {
+      mlir::func::FuncOp declaration = llvm::cast<mlir::func::FuncOp>(op).cloneWithoutRegions();
+      module.getBody()->getOperations().insert(op.getIterator(), declaration);
+      functions[name] = declaration;
+      op.moveBefore(copy->getBody(), copy->getBody()->end());
+      continue;
+    }
     if (!llvm::isa<mlir::func::FuncOp>(op) || withBody.contains(&op)) {
       builder.clone(op);
       continue;
@@ -454,78 +481,364 @@ llvm::Expected<std::unique_ptr<Selector>> Selector::create(const SelectorOptions
   return std::unique_ptr<Selector>(new Selector(std::move(resolved), std::move(*policy)));
 }
 
-llvm::Expected<Selection>
-Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::ModuleOp>> *results,
-                 std::vector<DecisionExplanation> *explanations, unsigned topK) {
-  std::vector<mlir::func::FuncOp> functions = definedFunctions(module);
+/// The scratch modules decide() plans function \p name of \p module on:
+/// copies of the function, or of the whole module when it is the \p only
+/// function with a body (no isolating copy is needed beyond the scratch).
+static Selector::Scratch copiedScratch(mlir::ModuleOp module, FunctionIndex &index,
+                                       llvm::StringRef name, bool single) {
+  auto copy = [&index, module, single, name = name.str()]() mutable {
+    if (!single)
+      return isolateFunction(module, index, name);
+    mlir::OwningOpRef<mlir::ModuleOp> whole = module.clone();
+    eraseUnusedTensorDeclarations(*whole); // restored by install()
+    return whole;
+  };
+  return {copy, copy};
+}
+
+llvm::Expected<FunctionSelection>
+Selector::decideFunction(llvm::StringRef name, const Scratch &source, double &passMicros,
+                         std::vector<DecisionExplanation> *explanations, unsigned topK,
+                         mlir::OwningOpRef<mlir::ModuleOp> *scratchOut) {
+  FunctionSelection decided;
+  decided.name = name.str();
+  PlanObserver observer;
+  observer.decisionMicros = &decided.decisionMicros;
+  observer.passMicros = &passMicros;
+  observer.explanations = explanations;
+  observer.topK = topK;
+  observer.function = decided.name;
+  // A frontend's dialect (TOSA) and ops MLIR 19 cannot bufferize
+  // (tensor.concat) are dealt with before the first decision, and the
+  // function's pipeline begins with what did it.
+  mlir::OwningOpRef<mlir::ModuleOp> scratch = source.first();
+  auto preparation = prepareForStages(*scratch);
+  if (!preparation)
+    return selectorError("@" + decided.name + ": " + llvm::toString(preparation.takeError()));
+  observer.restart = [again = source.again] {
+    mlir::OwningOpRef<mlir::ModuleOp> fresh = again();
+    // It prepared this same IR a moment ago; were it to fail now, the
+    // replayed actions would fail on the unprepared IR and say so.
+    llvm::consumeError(prepareForStages(*fresh).takeError());
+    return fresh;
+  };
+  auto inScratch = scratch->lookupSymbol<mlir::func::FuncOp>(decided.name);
+  std::string belowRange = inScratch ? belowTrainingRange(inScratch) : "";
+  if (!belowRange.empty()) {
+    decided.chosen = "default";
+    decided.note = belowRange;
+  }
+  std::vector<std::string> leftOut; // default's actions that failed here
+  auto actions = belowRange.empty()
+                     ? plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer)
+                     : planDefault(*scratch, &leftOut);
+  for (const std::string &why : leftOut)
+    decided.note += "; " + why;
+  if (actions && !belowRange.empty())
+    actions->push_back(lookupAction("finish-O3")); // as the policy's plans end
+  if (!actions)
+    return selectorError("@" + decided.name + ": " + llvm::toString(actions.takeError()));
+  decided.actions = std::move(*actions);
+  auto pipeline = pipelineForActions(decided.actions);
+  if (!pipeline)
+    return pipeline.takeError();
+  decided.pipeline = joinAfterPreparation(*preparation, *pipeline);
+  if (scratchOut)
+    *scratchOut = std::move(scratch);
+  return decided;
+}
+
+/// The checks every selection makes before deciding: the module has a
+/// function to decide, and nothing in it is refused.
+static llvm::Error checkSelectable(mlir::ModuleOp module,
+                                   llvm::ArrayRef<mlir::func::FuncOp> functions) {
   if (functions.empty())
     return selectorError("the module has no function with a body to optimize" +
                          whatIsThereInstead(module));
   if (std::string refusal = refusalReason(module); !refusal.empty())
     return selectorError(refusal);
-  Selection selection;
-  FunctionIndex index = indexFunctions(module);
-  for (mlir::func::FuncOp function : functions) {
-    FunctionSelection decided;
-    decided.name = function.getSymName().str();
-    PlanObserver observer;
-    observer.decisionMicros = &decided.decisionMicros;
-    observer.passMicros = &selection.passMicros;
-    observer.explanations = explanations;
-    observer.topK = topK;
-    observer.function = decided.name;
-    // A module with one function needs no isolating copy beyond the scratch.
-    auto isolate = [&, single = functions.size() == 1, name = decided.name] {
-      if (!single)
-        return isolateFunction(module, index, name);
-      mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
-      eraseUnusedTensorDeclarations(*copy); // restored by install()
-      return copy;
-    };
-    // A frontend's dialect (TOSA) and ops MLIR 19 cannot bufferize
-    // (tensor.concat) are dealt with before the first decision, and the
-    // function's pipeline begins with what did it.
-    mlir::OwningOpRef<mlir::ModuleOp> scratch = isolate();
-    auto preparation = prepareForStages(*scratch);
-    if (!preparation)
-      return selectorError("@" + decided.name + ": " + llvm::toString(preparation.takeError()));
-    observer.restart = [isolate] {
-      mlir::OwningOpRef<mlir::ModuleOp> again = isolate();
-      // It prepared this same IR a moment ago; were it to fail now, the
-      // replayed actions would fail on the unprepared IR and say so.
-      llvm::consumeError(prepareForStages(*again).takeError());
-      return again;
-    };
-    auto inScratch = scratch->lookupSymbol<mlir::func::FuncOp>(decided.name);
-    std::string belowRange = inScratch ? belowTrainingRange(inScratch) : "";
-    if (!belowRange.empty()) {
-      decided.chosen = "default";
-      decided.note = belowRange;
-    }
-    std::vector<std::string> leftOut; // default's actions that failed here
-    auto actions = belowRange.empty()
-                       ? plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer)
-                       : planDefault(*scratch, &leftOut);
-    for (const std::string &why : leftOut)
-      decided.note += "; " + why;
-    if (actions && !belowRange.empty())
-      actions->push_back(lookupAction("finish-O3")); // as the policy's plans end
-    if (!actions)
-      return selectorError("@" + decided.name + ": " + llvm::toString(actions.takeError()));
-    decided.actions = std::move(*actions);
-    auto pipeline = pipelineForActions(decided.actions);
-    if (!pipeline)
-      return pipeline.takeError();
-    decided.pipeline = joinAfterPreparation(*preparation, *pipeline);
-    for (double us : decided.decisionMicros)
-      selection.decisionMicros += us;
-    selection.functions.push_back(std::move(decided));
-    if (results)
-      results->push_back(std::move(scratch));
-  }
+  return llvm::Error::success();
+}
+
+/// Adds \p decided to \p selection.
+static void addFunction(Selection &selection, FunctionSelection decided) {
+  for (double us : decided.decisionMicros)
+    selection.decisionMicros += us;
+  selection.functions.push_back(std::move(decided));
+}
+
+/// Says "default" for the whole selection when every function got it.
+static void finishSelection(Selection &selection) {
   if (llvm::all_of(selection.functions,
                    [](const FunctionSelection &f) { return f.chosen == "default"; }))
     selection.chosen = "default";
+}
+
+llvm::Expected<Selection>
+Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::ModuleOp>> *results,
+                 std::vector<DecisionExplanation> *explanations, unsigned topK) {
+  std::vector<mlir::func::FuncOp> functions = definedFunctions(module);
+  if (llvm::Error error = checkSelectable(module, functions))
+    return std::move(error);
+  Selection selection;
+  FunctionIndex index = indexFunctions(module);
+  for (mlir::func::FuncOp function : functions) {
+    mlir::OwningOpRef<mlir::ModuleOp> scratch;
+    llvm::StringRef name = function.getSymName();
+    auto decided = decideFunction(name, copiedScratch(module, index, name, functions.size() == 1),
+                                  selection.passMicros, explanations, topK,
+                                  results ? &scratch : nullptr);
+    if (!decided)
+      return decided.takeError();
+    addFunction(selection, std::move(*decided));
+    if (results)
+      results->push_back(std::move(scratch));
+  }
+  finishSelection(selection);
+  return selection;
+}
+
+namespace {
+/// The functions of one module, decided by several threads that each parsed
+/// the module's text into their own context: which function is next, and
+/// what each thread found. Function i is the i-th with a body in every
+/// parse, since all parse the same text.
+struct SharedFunctions {
+  std::vector<std::string> names; ///< in the calling thread's parse
+  std::atomic<unsigned> next{0};
+  std::atomic<bool> stop{false}; ///< an error: take no more
+  struct Slot {
+    bool done = false;
+    std::optional<FunctionSelection> selection;
+    std::string error;
+  };
+  std::vector<Slot> slots;
+  /// Helpers wait for the calling thread's verdict on the module: they
+  /// parse without verifying, and passes must not run on invalid IR.
+  enum class State { Pending, Valid, Invalid };
+  State state = State::Pending;
+  /// The last third of the module's top-level ops is verified by whoever
+  /// claims it first: the first helper once it has parsed, or the calling
+  /// thread once it has verified the rest. The claimant's verdict.
+  std::atomic<bool> restClaimed{false};
+  State restVerdict = State::Pending;
+  std::mutex mutex;
+  std::condition_variable changed;
+
+  void set(State &what, State value) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      what = value;
+    }
+    changed.notify_all();
+  }
+  State await(const State &what) {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return what != State::Pending; });
+    return what;
+  }
+};
+
+/// Where the share of \p module's top-level ops that a helper may verify
+/// begins: the last third, since a helper starts parsing later (a thread
+/// to start) and parses slower than the calling thread.
+unsigned helperShareBegin(mlir::ModuleOp module) {
+  return module.getBody()->getOperations().size() * 2 / 3;
+}
+
+/// Verifies \p module's top-level ops from \p begin to \p end, each with
+/// what it holds, as MLIR's verifier does.
+bool verifyTopLevel(mlir::ModuleOp module, unsigned begin, unsigned end) {
+  unsigned i = 0;
+  for (mlir::Operation &op : module.getBody()->getOperations()) {
+    if (i >= end)
+      break;
+    if (i++ >= begin && mlir::failed(mlir::verify(&op)))
+      return false;
+  }
+  return true;
+}
+
+/// Parses \p source as loadModuleSource does but without verifying or
+/// reporting: a helper's copy of what the calling thread parses.
+mlir::OwningOpRef<mlir::ModuleOp> parseQuietly(mlir::MLIRContext &context, llvm::StringRef source,
+                                               llvm::StringRef bufferName) {
+  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic &) { return mlir::success(); });
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(source, bufferName),
+                                llvm::SMLoc());
+  return mlir::parseSourceFile<mlir::ModuleOp>(
+      sourceMgr, mlir::ParserConfig(&context, /*verifyAfterParse=*/false));
+}
+
+/// The scratch modules selectSource() plans function \p name on, taken
+/// from \p module, which was parsed for it and is needed by nothing else:
+/// the function is moved rather than copied (see isolateFunction), and a
+/// fresh copy after a failed action comes from parsing \p source again.
+Selector::Scratch takenScratch(mlir::ModuleOp module, FunctionIndex &index,
+                               llvm::StringRef name, bool single, llvm::StringRef source,
+                               llvm::StringRef bufferName) {
+  Selector::Scratch scratch = copiedScratch(module, index, name, single);
+  mlir::func::FuncOp function = index.lookup(name);
+  if (!function || hasTensorSignature(function) || single)
+    return scratch;
+  scratch.first = [&index, module, name = name.str()] {
+    return isolateFunction(module, index, name, /*take=*/true);
+  };
+  scratch.again = [context = module.getContext(), source, bufferName, name = name.str()] {
+    mlir::OwningOpRef<mlir::ModuleOp> fresh = parseQuietly(*context, source, bufferName);
+    if (!fresh) // it parsed a moment ago
+      return mlir::OwningOpRef<mlir::ModuleOp>(
+          mlir::ModuleOp::create(mlir::UnknownLoc::get(context)));
+    FunctionIndex freshIndex = indexFunctions(*fresh);
+    return copiedScratch(*fresh, freshIndex, name, /*single=*/false).first();
+  };
+  return scratch;
+}
+
+/// More than one function with a body is possible: worth a helper.
+bool mayHoldSeveralFunctions(llvm::StringRef source) {
+  size_t first = source.find("func.func");
+  return first != llvm::StringRef::npos &&
+         source.find("func.func", first + 1) != llvm::StringRef::npos;
+}
+} // namespace
+
+llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
+                                                 llvm::StringRef source,
+                                                 llvm::StringRef bufferName,
+                                                 mlir::OwningOpRef<mlir::ModuleOp> *parsed) {
+  auto start = Clock::now();
+  SharedFunctions shared;
+  std::vector<Selection::ThreadTime> times(1);
+  // Takes functions until none is left, deciding each on \p module; with
+  // \p consume, on the function itself rather than on a copy.
+  auto work = [&](mlir::ModuleOp module, bool consume, Selection::ThreadTime &time) {
+    std::vector<mlir::func::FuncOp> functions = definedFunctions(module);
+    FunctionIndex index = indexFunctions(module);
+    for (unsigned i = shared.next++; i < shared.slots.size() && !shared.stop; i = shared.next++) {
+      SharedFunctions::Slot &slot = shared.slots[i];
+      if (i >= functions.size() || functions[i].getSymName() != shared.names[i])
+        return; // not the same module after all: the calling thread does the rest
+      llvm::StringRef name = shared.names[i];
+      auto decided = decideFunction(
+          name,
+          consume ? takenScratch(module, index, name, functions.size() == 1, source, bufferName)
+                  : copiedScratch(module, index, name, functions.size() == 1),
+          time.passMicros, nullptr, 3, nullptr);
+      if (decided) {
+        slot.selection = std::move(*decided);
+      } else {
+        slot.error = llvm::toString(decided.takeError());
+        shared.stop = true;
+      }
+      slot.done = true;
+      ++time.functions;
+      time.busyMicros = microsSince(start);
+    }
+  };
+
+  std::unique_lock<std::mutex> helpersFree(helperMutex, std::try_to_lock);
+  unsigned helperCount = opts.threads > 1 && helpersFree.owns_lock() &&
+                                 mayHoldSeveralFunctions(source)
+                             ? opts.threads - 1
+                             : 0;
+  if (helperCount && helperContexts.size() != helperCount)
+    helperContexts.resize(helperCount);
+  if (helperCount && ++helperContextUses > 256) {
+    for (auto &helper : helperContexts)
+      helper.reset();
+    helperContextUses = 1;
+  }
+  times.resize(1 + helperCount);
+  std::vector<std::thread> helpers;
+  for (unsigned h = 0; h < helperCount; ++h)
+    helpers.emplace_back([&, h, allowUnregistered = context.allowsUnregisteredDialects()] {
+      std::unique_ptr<mlir::MLIRContext> &helperContext = helperContexts[h];
+      if (!helperContext)
+        helperContext = createContext();
+      helperContext->allowUnregisteredDialects(allowUnregistered);
+      mlir::OwningOpRef<mlir::ModuleOp> module =
+          parseQuietly(*helperContext, source, bufferName);
+      if (h == 0 && !shared.restClaimed.exchange(true)) {
+        bool valid;
+        {
+          mlir::ScopedDiagnosticHandler quiet(&*helperContext,
+                                              [](mlir::Diagnostic &) { return mlir::success(); });
+          valid = module && verifyTopLevel(*module, helperShareBegin(*module), ~0u);
+        }
+        shared.set(shared.restVerdict, valid ? SharedFunctions::State::Valid
+                                             : SharedFunctions::State::Invalid);
+      }
+      if (shared.await(shared.state) == SharedFunctions::State::Valid && module)
+        work(*module, /*consume=*/true, times[1 + h]);
+    });
+  auto joinHelpers = [&] {
+    for (std::thread &helper : helpers)
+      helper.join();
+  };
+
+  // The module's verification is split with the first helper: this thread
+  // checks the module itself and the first two thirds of what it holds.
+  auto vouch = [&](mlir::ModuleOp module) {
+    unsigned share = helperShareBegin(module);
+    if (mlir::failed(mlir::verify(module, /*verifyRecursively=*/false)) ||
+        !verifyTopLevel(module, 0, share))
+      return false;
+    if (!shared.restClaimed.exchange(true))
+      return verifyTopLevel(module, share, ~0u);
+    return shared.await(shared.restVerdict) == SharedFunctions::State::Valid;
+  };
+  auto module = loadModuleSource(context, source, bufferName,
+                                 helperCount ? llvm::function_ref<bool(mlir::ModuleOp)>(vouch)
+                                             : nullptr);
+  std::vector<mlir::func::FuncOp> functions;
+  if (!module) {
+    shared.set(shared.state, SharedFunctions::State::Invalid);
+    joinHelpers();
+    return module.takeError();
+  }
+  // The helpers start on a valid module while this thread checks whether
+  // it is one mqss decides for (rarely not: their work is then dropped).
+  functions = definedFunctions(**module);
+  for (mlir::func::FuncOp function : functions)
+    shared.names.push_back(function.getSymName().str());
+  shared.slots.resize(functions.size());
+  shared.set(shared.state, SharedFunctions::State::Valid);
+  if (llvm::Error error = checkSelectable(**module, functions)) {
+    shared.stop = true;
+    joinHelpers();
+    return std::move(error);
+  }
+  // The caller's module is handed back as parsed: then functions are copied.
+  work(**module, /*consume=*/!parsed, times[0]);
+  joinHelpers();
+
+  // In order: the first function's error is the answer, as in select().
+  FunctionIndex index = indexFunctions(**module);
+  Selection selection;
+  for (unsigned i = 0; i < functions.size(); ++i) {
+    SharedFunctions::Slot &slot = shared.slots[i];
+    if (!slot.done) { // left by a helper that stopped, or after an error
+      Scratch scratch = copiedScratch(**module, index, shared.names[i], functions.size() == 1);
+      auto decided =
+          decideFunction(shared.names[i], scratch, times[0].passMicros, nullptr, 3, nullptr);
+      if (!decided)
+        return decided.takeError();
+      slot.selection = std::move(*decided);
+      ++times[0].functions;
+      times[0].busyMicros = microsSince(start);
+    }
+    if (!slot.error.empty())
+      return selectorError(slot.error);
+    addFunction(selection, std::move(*slot.selection));
+  }
+  finishSelection(selection);
+  for (const Selection::ThreadTime &time : times)
+    selection.passMicros += time.passMicros;
+  selection.threads = std::move(times);
+  if (parsed)
+    *parsed = std::move(*module);
   return selection;
 }
 

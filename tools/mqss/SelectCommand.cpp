@@ -26,7 +26,9 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
 
 using namespace llvm;
 
@@ -65,6 +67,12 @@ static cl::opt<unsigned> maxSteps("max-steps", cl::desc("Most decisions per func
                                   cl::init(8), cl::sub(selectCommand), cl::cat(category()));
 static cl::opt<std::string> output("o", cl::desc("Output file (default: stdout)"), cl::init("-"),
                                    cl::sub(selectCommand), cl::cat(category()));
+static cl::opt<unsigned> threads(
+    "threads",
+    cl::desc("Threads deciding the module's functions when only pipelines are printed "
+             "(--emit=pipeline or json, no guard); each parses the module into its own MLIR "
+             "context. 0 (default): two, or one on a single-core machine"),
+    cl::init(0), cl::sub(selectCommand), cl::cat(category()));
 
 cl::SubCommand explainCommand(
     "explain", "Explain the policy's decisions on a module: per decision, the features that "
@@ -105,16 +113,28 @@ int commandError(StringRef tool, const Twine &message) {
   return 1;
 }
 
-/// A context with everything registered, the selector and the module.
+/// A context with everything registered, the selector and the module (or
+/// only its text, for Selector::selectSource to parse).
 struct Loaded {
   std::unique_ptr<mlir::MLIRContext> context;
   std::unique_ptr<Selector> selector;
   mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::unique_ptr<MemoryBuffer> source;
 };
 
+/// Prints why the module could not be loaded, as mlir-opt would.
+void reportLoadError(Error error) {
+  std::string diagnostics = toString(std::move(error));
+  errs() << diagnostics;
+  if (jsonErrors)
+    printJsonError(StringRef(diagnostics).rtrim());
+}
+
 /// Loads the model first (a bad model or target is reported before parsing
-/// a large module), then the module. Prints the error and returns null.
-std::optional<Loaded> load(StringRef tool, StringRef path, SelectorOptions options) {
+/// a large module), then the module, or only its text when \p parse is
+/// false. Prints the error and returns null.
+std::optional<Loaded> load(StringRef tool, StringRef path, SelectorOptions options,
+                           bool parse = true) {
   Loaded loaded;
   if (smallKernels != "default" && smallKernels != "policy") {
     commandError(tool, "--small-kernels must be default or policy, not '" + smallKernels + "'");
@@ -130,12 +150,18 @@ std::optional<Loaded> load(StringRef tool, StringRef path, SelectorOptions optio
   loaded.context = createContext();
   loaded.context->allowUnregisteredDialects(allowUnregistered);
   registerPasses();
+  if (!parse) {
+    auto source = readModuleFile(path);
+    if (!source) {
+      reportLoadError(source.takeError());
+      return std::nullopt;
+    }
+    loaded.source = std::move(*source);
+    return loaded;
+  }
   auto module = loadModuleFile(*loaded.context, path);
   if (!module) {
-    std::string diagnostics = toString(module.takeError());
-    errs() << diagnostics; // mlir-opt style
-    if (jsonErrors)
-      printJsonError(StringRef(diagnostics).rtrim());
+    reportLoadError(module.takeError());
     return std::nullopt;
   }
   loaded.module = std::move(*module);
@@ -182,13 +208,24 @@ int selectMain() {
   for (const std::string &text : guardArgs)
     if (Error error = parseScalarOption(text, options.guardScalars))
       return commandError(tool, toString(std::move(error)));
-  std::optional<Loaded> loaded = load(tool, input, options);
+  // Printing only pipelines needs no optimized module: the functions can be
+  // decided on several threads, each on its own parse of the text.
+  bool onlyPipelines = guard != "measure" && (emit == "pipeline" || emit == "json");
+  options.threads = threads ? threads : std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
+  std::optional<Loaded> loaded = load(tool, input, options, /*parse=*/!onlyPipelines);
   if (!loaded)
     return 1;
-  mlir::ModuleOp module = *loaded->module;
+  mlir::ModuleOp module = loaded->module ? *loaded->module : mlir::ModuleOp();
 
   Expected<Selection> selection = Selection();
-  if (guard == "measure") {
+  if (onlyPipelines) {
+    selection = loaded->selector->selectSource(*loaded->context, loaded->source->getBuffer(),
+                                               loaded->source->getBufferIdentifier());
+    if (!selection && selection.errorIsA<LoadError>()) {
+      reportLoadError(selection.takeError());
+      return 1;
+    }
+  } else if (guard == "measure") {
     selection = loaded->selector->selectMeasured(module);
     if (selection)
       if (Error error = loaded->selector->apply(module, *selection))

@@ -45,8 +45,20 @@ std::string joinAfterPreparation(llvm::StringRef preparation, llvm::StringRef pi
 /// The LLVM opt level the sequence asks for (its finish action), else 3.
 unsigned llvmOptLevelFor(llvm::ArrayRef<const Action *> actions);
 
+/// An action whose precondition does not hold on a module: nothing was
+/// applied, so the module is as it was (unlike after a failed pass).
+class ActionRefused : public llvm::ErrorInfo<ActionRefused> {
+public:
+  static char ID;
+  explicit ActionRefused(std::string reason) : reason(std::move(reason)) {}
+  void log(llvm::raw_ostream &os) const override { os << reason; }
+  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
+  std::string reason;
+};
+
 /// Applies one action to \p module in-process and verifies the result. The
 /// schedule library is loaded into the context the first time it is needed.
+/// An ActionRefused error when the action's precondition fails.
 llvm::Error applyAction(mlir::ModuleOp module, const Action &action);
 
 } // namespace mqss

@@ -4,8 +4,11 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
+#include <memory>
 #include <string>
 
 namespace mqss {
@@ -28,14 +31,21 @@ public:
   std::string diagnostics;
 };
 
+/// Reads \p path (or stdin for "-"); a LoadError (Io) when it cannot.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readModuleFile(llvm::StringRef path);
+
 /// Parses \p path (or stdin for "-") into \p context and verifies it.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 loadModuleFile(mlir::MLIRContext &context, llvm::StringRef path);
 
 /// Parses \p source (named \p bufferName in diagnostics) and verifies it.
+/// With \p vouch, the parsed module is taken as valid when it returns true
+/// (it verified the module in parts, on several threads); otherwise MLIR's
+/// verifier runs and its diagnostics are the error's.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 loadModuleSource(mlir::MLIRContext &context, llvm::StringRef source,
-                 llvm::StringRef bufferName = "<input>");
+                 llvm::StringRef bufferName = "<input>",
+                 llvm::function_ref<bool(mlir::ModuleOp)> vouch = nullptr);
 
 } // namespace mqss
 

@@ -25,8 +25,10 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +66,11 @@ struct SelectorOptions {
   std::string guardEntry;
   std::map<std::string, std::vector<int64_t>> guardShapes;
   std::map<std::string, double> guardScalars;
+  /// Threads selectSource() decides functions on. With more than one, each
+  /// helper thread parses the text into an MLIR context of its own (contexts
+  /// are not shared between threads) while the calling thread parses and
+  /// verifies it; then the threads take the functions in turn.
+  unsigned threads = 1;
 };
 
 /// The decision for one function of a module.
@@ -94,6 +101,17 @@ struct Selection {
   /// and what its measurements noted (e.g. a scalar argument defaulted to 0).
   std::optional<double> measuredSpeedup;
   std::vector<std::string> measurementNotes;
+  /// From selectSource(): per thread that decided functions (the calling
+  /// thread first), the time from the call until it had decided its last
+  /// function, parsing included, and how much of it went into applying
+  /// actions. The longest `busyMicros - passMicros` is the selection's
+  /// latency without pass execution.
+  struct ThreadTime {
+    double busyMicros = 0;
+    double passMicros = 0;
+    unsigned functions = 0;
+  };
+  std::vector<ThreadTime> threads;
 
   /// True when every function got the same sequence: one pipeline applies
   /// to the whole module.
@@ -147,6 +165,16 @@ public:
   /// changed). A module without such a function is an error.
   llvm::Expected<Selection> select(mlir::ModuleOp module);
 
+  /// select() on a module given as text: parses \p source into \p context
+  /// (errors as loadModuleSource's, a LoadError) and decides every function,
+  /// on SelectorOptions::threads threads. The selection is the one select()
+  /// makes on the parsed module. With \p parsed, the module is kept there.
+  /// For `mqss select` when only pipelines are printed: the helpers' IR stays
+  /// in their contexts, so optimize() is what gives the optimized module.
+  llvm::Expected<Selection> selectSource(mlir::MLIRContext &context, llvm::StringRef source,
+                                         llvm::StringRef bufferName,
+                                         mlir::OwningOpRef<mlir::ModuleOp> *parsed = nullptr);
+
   /// Applies \p selection to \p module: one pipeline when it is uniform,
   /// else each function's pipeline on its own copy, merged back. When the
   /// per-function results disagree at call boundaries (one function left on
@@ -194,6 +222,20 @@ private:
                                    std::vector<mlir::OwningOpRef<mlir::ModuleOp>> *results,
                                    std::vector<DecisionExplanation> *explanations,
                                    unsigned topK);
+public:
+  /// Where decideFunction gets the module it plans a function on: first,
+  /// and again, fresh, after an action failed and left the IR unknown.
+  struct Scratch {
+    std::function<mlir::OwningOpRef<mlir::ModuleOp>()> first, again;
+  };
+
+private:
+  /// decide()'s work for function \p name: adds the time its actions took
+  /// to \p passMicros and, with \p scratchOut, keeps the IR its plan produced.
+  llvm::Expected<FunctionSelection>
+  decideFunction(llvm::StringRef name, const Scratch &scratch, double &passMicros,
+                 std::vector<DecisionExplanation> *explanations, unsigned topK,
+                 mlir::OwningOpRef<mlir::ModuleOp> *scratchOut);
   /// Why \p function gets `default`'s plan rather than the policy's (see
   /// SelectorOptions::deferBelowTrainingRange), or "".
   std::string belowTrainingRange(mlir::func::FuncOp function) const;
@@ -206,6 +248,13 @@ private:
 
   SelectorOptions opts;
   std::unique_ptr<Policy> policyImpl;
+  /// selectSource()'s helper threads' contexts, one each, kept between
+  /// calls (and renewed now and then: a context keeps all it ever uniqued).
+  /// One call at a time uses them; a concurrent call decides on its own
+  /// thread only.
+  std::mutex helperMutex;
+  std::vector<std::unique_ptr<mlir::MLIRContext>> helperContexts;
+  unsigned helperContextUses = 0;
 };
 
 } // namespace mqss
