@@ -673,25 +673,39 @@ mlir::OwningOpRef<mlir::ModuleOp> parseQuietly(mlir::MLIRContext &context, llvm:
 
 /// The scratch modules selectSource() plans function \p name on, taken
 /// from \p module, which was parsed for it and is needed by nothing else:
-/// the function is moved rather than copied (see isolateFunction), and a
-/// fresh copy after a failed action comes from parsing \p source again.
+/// the function (the whole module's ops, when it is the only function with
+/// a body) is moved rather than copied (see isolateFunction), and a fresh
+/// copy after a failed action comes from parsing \p source again.
 Selector::Scratch takenScratch(mlir::ModuleOp module, FunctionIndex &index,
                                llvm::StringRef name, bool single, llvm::StringRef source,
                                llvm::StringRef bufferName) {
   Selector::Scratch scratch = copiedScratch(module, index, name, single);
   mlir::func::FuncOp function = index.lookup(name);
-  if (!function || hasTensorSignature(function) || single)
+  if (!function || (!single && hasTensorSignature(function)))
     return scratch;
-  scratch.first = [&index, module, name = name.str()] {
-    return isolateFunction(module, index, name, /*take=*/true);
-  };
-  scratch.again = [context = module.getContext(), source, bufferName, name = name.str()] {
+  if (single) {
+    // The whole module, as copiedScratch's, with its ops moved over.
+    scratch.first = [module]() mutable {
+      mlir::OwningOpRef<mlir::ModuleOp> whole = mlir::ModuleOp::create(module.getLoc());
+      whole.get()->setAttrs(module->getAttrs());
+      whole->getBody()->getOperations().splice(whole->getBody()->end(),
+                                               module.getBody()->getOperations());
+      eraseUnusedTensorDeclarations(*whole);
+      return whole;
+    };
+  } else {
+    scratch.first = [&index, module, name = name.str()] {
+      return isolateFunction(module, index, name, /*take=*/true);
+    };
+  }
+  scratch.again = [context = module.getContext(), source, bufferName, name = name.str(),
+                   single] {
     mlir::OwningOpRef<mlir::ModuleOp> fresh = parseQuietly(*context, source, bufferName);
     if (!fresh) // it parsed a moment ago
       return mlir::OwningOpRef<mlir::ModuleOp>(
           mlir::ModuleOp::create(mlir::UnknownLoc::get(context)));
     FunctionIndex freshIndex = indexFunctions(*fresh);
-    return copiedScratch(*fresh, freshIndex, name, /*single=*/false).first();
+    return copiedScratch(*fresh, freshIndex, name, single).first();
   };
   return scratch;
 }
