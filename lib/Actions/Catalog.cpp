@@ -110,12 +110,15 @@ bool specializable(const IRSummary &s) {
 /// byte per element, so reads see garbage: found on torch-style compare
 /// masks (bench/kernels/other-frontends/12_i64_index_ops.mlir). It also
 /// ignores a loop's step, reading contiguous lanes where a step-2 loop (left
-/// by unrolling) touches every other element.
+/// by unrolling) touches every other element. On a tiled nest carrying a
+/// value in iter_args (a row sum as C frontends raise it) it corrupts the
+/// heap; glibc aborts, and recovering from that can deadlock in malloc.
 template <int64_t Width>
 bool vectorizable(const IRSummary &s) {
   return s.numAffineFor > 0 && s.innermostAffineConstant &&
          s.innermostAffineTripGcd > 0 && s.innermostAffineTripGcd % Width == 0 &&
-         s.numSubByteAffineMemoryOps == 0 && s.innermostAffineStepsOne;
+         s.numSubByteAffineMemoryOps == 0 && s.innermostAffineStepsOne &&
+         s.numAffineForWithResults == 0;
 }
 bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }
 bool hasTensorEmpty(const IRSummary &s) { return s.numTensorEmpty > 0; }

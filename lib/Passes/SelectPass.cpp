@@ -30,6 +30,31 @@ namespace mqss {
 #include "mqss/Passes/Passes.h.inc"
 
 namespace {
+/// Switches the context's multithreading off while it lives, when the pass
+/// runs on the root op: then no other thread is using the context. The
+/// selection runs pass pipelines on scratch modules; in a multithreaded
+/// context their nested pipelines would spread over the context's threads,
+/// where a crashing upstream pass cannot be recovered from, and where it
+/// ends the process (mqss-opt, or mlir-opt with the plugin).
+class SingleThreadedAtRoot {
+public:
+  explicit SingleThreadedAtRoot(mlir::ModuleOp module) {
+    if (module->getParentOp() || !module.getContext()->isMultithreadingEnabled())
+      return;
+    context = module.getContext();
+    context->disableMultithreading();
+  }
+  ~SingleThreadedAtRoot() {
+    if (context)
+      context->enableMultithreading();
+  }
+  SingleThreadedAtRoot(const SingleThreadedAtRoot &) = delete;
+  SingleThreadedAtRoot &operator=(const SingleThreadedAtRoot &) = delete;
+
+private:
+  mlir::MLIRContext *context = nullptr;
+};
+
 class SelectPipelinePass : public impl::SelectPipelineBase<SelectPipelinePass> {
 public:
   using SelectPipelineBase::SelectPipelineBase;
@@ -68,7 +93,11 @@ public:
                                     [](mlir::func::FuncOp f) { return !f.isExternal(); });
     if (!hasFunction)
       return markAllAnalysesPreserved();
-    auto selection = guard == "measure" ? measuredSelection(module) : selector->optimize(module);
+    llvm::Expected<Selection> selection = Selection();
+    {
+      SingleThreadedAtRoot singleThreaded(module);
+      selection = guard == "measure" ? measuredSelection(module) : selector->optimize(module);
+    }
     if (!selection) {
       // At a location, not on the module op: an error on an op makes MLIR
       // print the op, here the whole module, after the message. A file
