@@ -617,9 +617,10 @@ struct SharedFunctions {
   /// parse without verifying, and passes must not run on invalid IR.
   enum class State { Pending, Valid, Invalid };
   State state = State::Pending;
-  /// The last third of the module's top-level ops is verified by whoever
-  /// claims it first: the first helper once it has parsed, or the calling
-  /// thread once it has verified the rest. The claimant's verdict.
+  /// The last third of the module's top-level ops is verified by the first
+  /// helper once it has parsed, unless the calling thread, done with the
+  /// rest, got there first; the calling thread takes the helper's verdict
+  /// if it is in by then, and checks the last third itself if not.
   std::atomic<bool> restClaimed{false};
   State restVerdict = State::Pending;
   std::mutex mutex;
@@ -631,6 +632,10 @@ struct SharedFunctions {
       what = value;
     }
     changed.notify_all();
+  }
+  State peek(const State &what) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return what;
   }
   State await(const State &what) {
     std::unique_lock<std::mutex> lock(mutex);
@@ -799,9 +804,13 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
     if (mlir::failed(mlir::verify(module, /*verifyRecursively=*/false)) ||
         !verifyTopLevel(module, 0, share))
       return false;
-    if (!shared.restClaimed.exchange(true))
-      return verifyTopLevel(module, share, ~0u);
-    return shared.await(shared.restVerdict) == SharedFunctions::State::Valid;
+    // The helper's verdict when it has one; else this thread does not wait
+    // for a helper slowed down (its core taken) but checks the rest itself.
+    if (shared.restClaimed.exchange(true))
+      if (SharedFunctions::State verdict = shared.peek(shared.restVerdict);
+          verdict != SharedFunctions::State::Pending)
+        return verdict == SharedFunctions::State::Valid;
+    return verifyTopLevel(module, share, ~0u);
   };
   auto module = loadModuleSource(context, source, bufferName,
                                  helperCount ? llvm::function_ref<bool(mlir::ModuleOp)>(vouch)
