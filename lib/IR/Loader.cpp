@@ -2,6 +2,8 @@
 
 #include "mqss/IR/Loader.h"
 
+#include "mqss/IR/Diagnostics.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -48,7 +50,7 @@ parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
     bool valid;
     {
       // Its diagnostics would be the full verifier's, in another order.
-      ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
+      mqss::DiagnosticCollector quiet(context);
       valid = vouch(*module);
     }
     if (valid)

@@ -668,7 +668,7 @@ bool verifyTopLevel(mlir::ModuleOp module, unsigned begin, unsigned end) {
 /// reporting: a helper's copy of what the calling thread parses.
 mlir::OwningOpRef<mlir::ModuleOp> parseQuietly(mlir::MLIRContext &context, llvm::StringRef source,
                                                llvm::StringRef bufferName) {
-  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic &) { return mlir::success(); });
+  DiagnosticCollector quiet(context);
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(source, bufferName),
                                 llvm::SMLoc());
@@ -782,8 +782,7 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
       if (h == 0 && !shared.restClaimed.exchange(true)) {
         bool valid;
         {
-          mlir::ScopedDiagnosticHandler quiet(&*helperContext,
-                                              [](mlir::Diagnostic &) { return mlir::success(); });
+          DiagnosticCollector quiet(*helperContext);
           valid = module && verifyTopLevel(*module, helperShareBegin(*module), ~0u);
         }
         shared.set(shared.restVerdict, valid ? SharedFunctions::State::Valid
