@@ -9,9 +9,11 @@
 //      - on one thread (Selector::select after parsing): wall time minus
 //        the time the chosen actions took to run;
 //      - on --threads threads (Selector::selectSource, as `mqss select`
-//        runs by default): per thread, the time until it had decided its
-//        last function minus its own pass time; the longest of these, plus
-//        the wall time after the last thread was done (joining, assembling).
+//        runs by default; each thread parses only the text of its share of
+//        the functions and of what they call): per thread, the time until
+//        it had decided its last function minus its own pass time; the
+//        longest of these, plus the wall time after the last thread was
+//        done (joining, assembling).
 //   2. the mqss-select pass inside an mqss-opt pipeline (the pass, then the
 //      mandatory lowering to the LLVM dialect): its decision time as a share
 //      of the total compile time that --mlir-timing reports.
@@ -129,6 +131,7 @@ int main(int argc, char **argv) {
   std::vector<unsigned> helperFunctions;
   unsigned decisions = 0;
   std::string firstPipelines;
+  llvm::json::Array parsedPerThread; // functions in the text each thread parsed
   // One untimed run: the helpers' contexts load their dialects.
   if (auto warm = (*selector)->selectSource(*context, source, "bench.mlir"); !warm) {
     llvm::errs() << llvm::toString(warm.takeError()) << "\n";
@@ -154,8 +157,11 @@ int main(int argc, char **argv) {
       threadedPassMs.push_back(passes);
       helperFunctions.push_back(selection->functions.size() -
                                 selection->threads.front().functions);
-      if (i == 0)
+      if (i == 0) {
         firstPipelines = selection->describe();
+        for (const Selection::ThreadTime &time : selection->threads)
+          parsedPerThread.push_back(time.parsedFunctions);
+      }
     }
     auto start = Clock::now();
     auto module = loadModuleSource(*context, source, "bench.mlir");
@@ -259,7 +265,8 @@ int main(int argc, char **argv) {
                                {"p90", percentile(threadedOverheadMs, 0.9)}}},
            {"select_total_ms_p50", percentile(threadedTotalMs, 0.5)},
            {"pass_execution_ms_p50", percentile(threadedPassMs, 0.5)},
-           {"functions_decided_by_helpers_p50", percentile(helperShare, 0.5)}}},
+           {"functions_decided_by_helpers_p50", percentile(helperShare, 0.5)},
+           {"functions_parsed_per_thread", std::move(parsedPerThread)}}},
       {"target_select_excluding_passes_ms", 5.0},
       {"meets_target_one_thread", percentile(overheadMs, 0.5) < 5.0},
       {"meets_target", percentile(threadedOverheadMs, 0.5) < 5.0},

@@ -280,6 +280,13 @@ TEST(Selector, SelectSourceOnSeveralThreadsDecidesAsSelect) {
       }
       EXPECT_EQ(decided, 7u);
       EXPECT_GT(selection->threads.front().functions, 0u);
+      // Each thread parsed its part of the text (its functions and what
+      // they call), not the whole module.
+      for (const Selection::ThreadTime &time : selection->threads) {
+        EXPECT_GE(time.parsedFunctions, time.functions);
+        if (threads > 1)
+          EXPECT_LT(time.parsedFunctions, 7u);
+      }
     }
     // Handed back, the module is as parsed: its functions were copied.
     mlir::OwningOpRef<mlir::ModuleOp> parsed;
@@ -287,6 +294,7 @@ TEST(Selector, SelectSourceOnSeveralThreadsDecidesAsSelect) {
     ASSERT_TRUE(static_cast<bool>(selection));
     ASSERT_TRUE(parsed);
     EXPECT_EQ(printed(*parsed), printed(*module));
+    EXPECT_EQ(selection->threads.front().parsedFunctions, 7u);
   }
 }
 
@@ -316,8 +324,19 @@ TEST(Selector, SelectSourceReportsBadInputAsTheLoaderDoes) {
   badFirst.replace(badFirst.find("outs(%c : memref<64x64xf32>)"), 28, "outs(%e : memref<64x64xf32>)");
   badFirst.insert(badFirst.find("  return"), "  %e = memref.alloc() : memref<64x64xf32>\n");
   std::string unparsable = good + "\nfunc.func @broken(";
-  for (const std::string &source : {badLast, badFirst, unparsable, text(MQSS_TEST_INPUTS "/sparse_csr_scale.mlir"),
-                                    std::string("module {}\n")}) {
+  // When each thread parses only its part of the text: a syntax error in
+  // the last part, a call there to a function of the first part with the
+  // wrong types, and a name defined in both parts.
+  std::string syntaxLast = good;
+  syntaxLast.replace(syntaxLast.rfind(": (memref<64x64xf32>) -> ()"), 27,
+                     ": memref<64x64xf32> -> ()");
+  std::string wrongCall = good;
+  wrongCall.insert(wrongCall.rfind("  return"),
+                   "  %s = call @scale(%a) : (memref<64x64xf32>) -> memref<64x64xf32>\n");
+  std::string twice = good + "func.func @matmul() {\n  return\n}\n";
+  for (const std::string &source :
+       {badLast, badFirst, unparsable, syntaxLast, wrongCall, twice,
+        text(MQSS_TEST_INPUTS "/sparse_csr_scale.mlir"), std::string("module {}\n")}) {
     std::string expected;
     auto loaded = loadModuleSource(*f.context, source, "in.mlir");
     if (loaded) {

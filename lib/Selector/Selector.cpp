@@ -17,6 +17,7 @@
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Diagnostics.h"
 #include "mqss/IR/Loader.h"
+#include "mqss/IR/SourceLayout.h"
 #include "mqss/IR/Summary.h"
 #include "mqss/Policy/Policy.h"
 #include "mqss/Runtime/Pipeline.h"
@@ -723,6 +724,105 @@ bool mayHoldSeveralFunctions(llvm::StringRef source) {
 }
 } // namespace
 
+std::optional<Selection> Selector::selectInParts(mlir::MLIRContext &context,
+                                                 llvm::StringRef source,
+                                                 llvm::StringRef bufferName,
+                                                 const SourceLayout &layout, unsigned parts,
+                                                 Clock::time_point start) {
+  // Runs of consecutive functions with about as much text each: parsing
+  // and deciding both take about the time the text's length says.
+  struct Part {
+    std::vector<bool> owned;
+    std::vector<std::string> expected; ///< functions with a body in its text
+    std::string text;
+    std::vector<FunctionSelection> decided;
+    Selection::ThreadTime time;
+  };
+  size_t total = 0;
+  for (const SourceFunction &function : layout.functions)
+    total += function.end - function.begin;
+  std::vector<Part> shares(parts);
+  size_t before = 0;
+  for (unsigned i = 0; i < layout.functions.size(); ++i) {
+    size_t size = layout.functions[i].end - layout.functions[i].begin;
+    unsigned part = std::min<size_t>(parts - 1, (before + size / 2) * parts / std::max<size_t>(total, 1));
+    before += size;
+    for (unsigned k = 0; k < parts; ++k)
+      shares[k].owned.push_back(k == part);
+  }
+  for (Part &part : shares) {
+    std::vector<bool> needed = neededFunctions(layout, part.owned);
+    for (unsigned i = 0; i < needed.size(); ++i)
+      if (needed[i])
+        part.expected.push_back(layout.functions[i].name.str());
+    part.text = blankFunctions(source, layout, needed);
+  }
+
+  std::atomic<bool> failed{false};
+  auto work = [&](Part &part, mlir::MLIRContext &partContext) {
+    mlir::OwningOpRef<mlir::ModuleOp> module = parseQuietly(partContext, part.text, bufferName);
+    // Its text must hold the functions the scan found, and be valid: the
+    // parts together are then the module, verified.
+    bool valid = false;
+    if (module) {
+      DiagnosticCollector quiet(partContext);
+      std::vector<mlir::func::FuncOp> functions = definedFunctions(*module);
+      valid = functions.size() == part.expected.size() &&
+              llvm::all_of(llvm::zip(functions, part.expected),
+                           [](auto pair) {
+                             return std::get<0>(pair).getSymName() == std::get<1>(pair);
+                           }) &&
+              mlir::succeeded(mlir::verify(*module)) && refusalReason(*module).empty();
+    }
+    if (!valid) {
+      failed = true;
+      return;
+    }
+    part.time.parsedFunctions = part.expected.size();
+    FunctionIndex index = indexFunctions(*module);
+    for (unsigned i = 0; i < layout.functions.size() && !failed; ++i) {
+      if (!part.owned[i])
+        continue;
+      llvm::StringRef name = layout.functions[i].name;
+      auto decided = decideFunction(
+          name, takenScratch(*module, index, name, /*single=*/false, part.text, bufferName),
+          part.time.passMicros, nullptr, 3, nullptr);
+      if (!decided) {
+        llvm::consumeError(decided.takeError()); // reported by the whole module's selection
+        failed = true;
+        return;
+      }
+      part.decided.push_back(std::move(*decided));
+      ++part.time.functions;
+      part.time.busyMicros = microsSince(start);
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned k = 1; k < parts; ++k)
+    helpers.emplace_back([&, k, allowUnregistered = context.allowsUnregisteredDialects()] {
+      std::unique_ptr<mlir::MLIRContext> &helperContext = helperContexts[k - 1];
+      if (!helperContext)
+        helperContext = createContext();
+      helperContext->allowUnregisteredDialects(allowUnregistered);
+      work(shares[k], *helperContext);
+    });
+  work(shares[0], context);
+  for (std::thread &helper : helpers)
+    helper.join();
+  if (failed)
+    return std::nullopt;
+
+  Selection selection;
+  for (Part &part : shares) {
+    for (FunctionSelection &decided : part.decided)
+      addFunction(selection, std::move(decided));
+    selection.passMicros += part.time.passMicros;
+    selection.threads.push_back(part.time);
+  }
+  finishSelection(selection);
+  return selection;
+}
+
 llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
                                                  llvm::StringRef source,
                                                  llvm::StringRef bufferName,
@@ -735,6 +835,7 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
   auto work = [&](mlir::ModuleOp module, bool consume, Selection::ThreadTime &time) {
     std::vector<mlir::func::FuncOp> functions = definedFunctions(module);
     FunctionIndex index = indexFunctions(module);
+    time.parsedFunctions = functions.size();
     for (unsigned i = shared.next++; i < shared.slots.size() && !shared.stop; i = shared.next++) {
       SharedFunctions::Slot &slot = shared.slots[i];
       if (i >= functions.size() || functions[i].getSymName() != shared.names[i])
@@ -769,6 +870,15 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
       helper.reset();
     helperContextUses = 1;
   }
+  // Pipelines are all the caller wants: then each thread parses only what
+  // it decides, when the text's functions can be told apart unparsed.
+  if (helperCount && !parsed)
+    if (std::optional<SourceLayout> layout = scanFunctions(source);
+        layout && layout->functions.size() > 1)
+      if (std::optional<Selection> selection = selectInParts(
+              context, source, bufferName, *layout,
+              std::min<size_t>(1 + helperCount, layout->functions.size()), start))
+        return std::move(*selection);
   times.resize(1 + helperCount);
   std::vector<std::thread> helpers;
   for (unsigned h = 0; h < helperCount; ++h)

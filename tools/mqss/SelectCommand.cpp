@@ -70,8 +70,9 @@ static cl::opt<std::string> output("o", cl::desc("Output file (default: stdout)"
 static cl::opt<unsigned> threads(
     "threads",
     cl::desc("Threads deciding the module's functions when only pipelines are printed "
-             "(--emit=pipeline or json, no guard); each parses the module into its own MLIR "
-             "context. 0 (default): two, or one on a single-core machine"),
+             "(--emit=pipeline or json, no guard); each parses its share of the functions "
+             "(and those they call) into its own MLIR context. 0 (default): two, or one on "
+             "a single-core machine"),
     cl::init(0), cl::sub(selectCommand), cl::cat(category()));
 
 cl::SubCommand explainCommand(
@@ -209,7 +210,7 @@ int selectMain() {
     if (Error error = parseScalarOption(text, options.guardScalars))
       return commandError(tool, toString(std::move(error)));
   // Printing only pipelines needs no optimized module: the functions can be
-  // decided on several threads, each on its own parse of the text.
+  // decided on several threads, each parsing its part of the text.
   bool onlyPipelines = guard != "measure" && (emit == "pipeline" || emit == "json");
   options.threads = threads ? threads : std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
   std::optional<Loaded> loaded = load(tool, input, options, /*parse=*/!onlyPipelines);

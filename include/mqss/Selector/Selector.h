@@ -25,6 +25,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -40,6 +41,7 @@ class FuncOp;
 namespace mqss {
 
 class Policy;
+struct SourceLayout;
 
 /// Plans a sequence with \p policy on \p module in-process (greedy, as a
 /// deployed selector decides), applying each action. The caller isolates
@@ -67,9 +69,12 @@ struct SelectorOptions {
   std::map<std::string, std::vector<int64_t>> guardShapes;
   std::map<std::string, double> guardScalars;
   /// Threads selectSource() decides functions on. With more than one, each
-  /// helper thread parses the text into an MLIR context of its own (contexts
-  /// are not shared between threads) while the calling thread parses and
-  /// verifies it; then the threads take the functions in turn.
+  /// helper thread parses into an MLIR context of its own (contexts are not
+  /// shared between threads): when the text's functions can be told apart
+  /// unparsed (see SourceLayout.h), each thread parses, verifies and
+  /// decides its share of them; otherwise every thread parses the whole
+  /// text, the calling thread verifies it, and they take the functions in
+  /// turn.
   unsigned threads = 1;
 };
 
@@ -110,6 +115,9 @@ struct Selection {
     double busyMicros = 0;
     double passMicros = 0;
     unsigned functions = 0;
+    /// Functions with a body in the text it parsed: all of them, or (when
+    /// it parsed its part of the text) its own and what they call.
+    unsigned parsedFunctions = 0;
   };
   std::vector<ThreadTime> threads;
 
@@ -236,6 +244,15 @@ private:
   decideFunction(llvm::StringRef name, const Scratch &scratch, double &passMicros,
                  std::vector<DecisionExplanation> *explanations, unsigned topK,
                  mlir::OwningOpRef<mlir::ModuleOp> *scratchOut);
+  /// selectSource()'s way when scanFunctions() found the functions in
+  /// \p source: each of \p parts threads parses only the text of its share
+  /// of them (and of what they call), verifies and decides it. None when a
+  /// part does not parse, verify or decide: parsed whole, the module then
+  /// gets the diagnostics and errors of a whole module.
+  std::optional<Selection> selectInParts(mlir::MLIRContext &context, llvm::StringRef source,
+                                         llvm::StringRef bufferName,
+                                         const SourceLayout &layout, unsigned parts,
+                                         std::chrono::steady_clock::time_point start);
   /// Why \p function gets `default`'s plan rather than the policy's (see
   /// SelectorOptions::deferBelowTrainingRange), or "".
   std::string belowTrainingRange(mlir::func::FuncOp function) const;
