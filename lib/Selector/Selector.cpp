@@ -460,8 +460,86 @@ std::string Selection::describe() const {
   return text;
 }
 
+/// selectSource()'s helper threads, started with the selector and kept: a
+/// thread started per call cost about 0.1 ms here (the binary's
+/// thread-local storage is large) and began with cold per-thread caches
+/// (the summary's op classes, malloc's). Each has its own MLIRContext,
+/// made on the thread, and renewed on request (a context keeps all it
+/// ever uniqued).
+class HelperThreads {
+public:
+  explicit HelperThreads(unsigned count) {
+    for (unsigned h = 0; h < count; ++h)
+      helpers.push_back(std::make_unique<Helper>());
+    for (auto &helper : helpers)
+      helper->thread = std::thread([this, &helper = *helper] { serve(helper); });
+  }
+  ~HelperThreads() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    wake.notify_all();
+    for (auto &helper : helpers)
+      helper->thread.join();
+  }
+  unsigned size() const { return helpers.size(); }
+  /// Gives \p task to helper \p h, which runs it with its context.
+  void run(unsigned h, std::function<void(mlir::MLIRContext &)> task) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      helpers[h]->task = std::move(task);
+    }
+    wake.notify_all();
+  }
+  /// Waits until every task given is done.
+  void wait() {
+    std::unique_lock<std::mutex> lock(mutex);
+    done.wait(lock, [&] {
+      return llvm::all_of(helpers, [](const auto &helper) { return !helper->task; });
+    });
+  }
+  /// Each helper makes a fresh context before its next task.
+  void renewContexts() {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto &helper : helpers)
+      helper->renew = true;
+  }
+
+private:
+  struct Helper {
+    std::thread thread;
+    std::function<void(mlir::MLIRContext &)> task; ///< empty when idle
+    bool renew = false;
+  };
+  void serve(Helper &helper) {
+    std::unique_ptr<mlir::MLIRContext> context = createContext();
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      wake.wait(lock, [&] { return stopping || helper.task; });
+      if (stopping)
+        return;
+      bool renew = std::exchange(helper.renew, false);
+      lock.unlock();
+      if (renew)
+        context = createContext();
+      helper.task(*context); // only this thread touches it until it is cleared
+      lock.lock();
+      helper.task = nullptr;
+      done.notify_all();
+    }
+  }
+  std::vector<std::unique_ptr<Helper>> helpers;
+  std::mutex mutex;
+  std::condition_variable wake, done;
+  bool stopping = false;
+};
+
 Selector::Selector(SelectorOptions options, std::unique_ptr<Policy> policy)
-    : opts(std::move(options)), policyImpl(std::move(policy)) {}
+    : opts(std::move(options)), policyImpl(std::move(policy)) {
+  if (opts.threads > 1)
+    helpers = std::make_unique<HelperThreads>(opts.threads - 1);
+}
 Selector::~Selector() = default;
 
 std::string Selector::modelPath() const {
@@ -797,18 +875,14 @@ std::optional<Selection> Selector::selectInParts(mlir::MLIRContext &context,
       part.time.busyMicros = microsSince(start);
     }
   };
-  std::vector<std::thread> helpers;
   for (unsigned k = 1; k < parts; ++k)
-    helpers.emplace_back([&, k, allowUnregistered = context.allowsUnregisteredDialects()] {
-      std::unique_ptr<mlir::MLIRContext> &helperContext = helperContexts[k - 1];
-      if (!helperContext)
-        helperContext = createContext();
-      helperContext->allowUnregisteredDialects(allowUnregistered);
-      work(shares[k], *helperContext);
+    helpers->run(k - 1, [&, k, allowUnregistered = context.allowsUnregisteredDialects()](
+                            mlir::MLIRContext &helperContext) {
+      helperContext.allowUnregisteredDialects(allowUnregistered);
+      work(shares[k], helperContext);
     });
   work(shares[0], context);
-  for (std::thread &helper : helpers)
-    helper.join();
+  helpers->wait();
   if (failed)
     return std::nullopt;
 
@@ -859,15 +933,10 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
   };
 
   std::unique_lock<std::mutex> helpersFree(helperMutex, std::try_to_lock);
-  unsigned helperCount = opts.threads > 1 && helpersFree.owns_lock() &&
-                                 mayHoldSeveralFunctions(source)
-                             ? opts.threads - 1
-                             : 0;
-  if (helperCount && helperContexts.size() != helperCount)
-    helperContexts.resize(helperCount);
+  unsigned helperCount =
+      helpers && helpersFree.owns_lock() && mayHoldSeveralFunctions(source) ? helpers->size() : 0;
   if (helperCount && ++helperContextUses > 256) {
-    for (auto &helper : helperContexts)
-      helper.reset();
+    helpers->renewContexts();
     helperContextUses = 1;
   }
   // Pipelines are all the caller wants: then each thread parses only what
@@ -880,19 +949,16 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
               std::min<size_t>(1 + helperCount, layout->functions.size()), start))
         return std::move(*selection);
   times.resize(1 + helperCount);
-  std::vector<std::thread> helpers;
   for (unsigned h = 0; h < helperCount; ++h)
-    helpers.emplace_back([&, h, allowUnregistered = context.allowsUnregisteredDialects()] {
-      std::unique_ptr<mlir::MLIRContext> &helperContext = helperContexts[h];
-      if (!helperContext)
-        helperContext = createContext();
-      helperContext->allowUnregisteredDialects(allowUnregistered);
+    helpers->run(h, [&, h, allowUnregistered = context.allowsUnregisteredDialects()](
+                        mlir::MLIRContext &helperContext) {
+      helperContext.allowUnregisteredDialects(allowUnregistered);
       mlir::OwningOpRef<mlir::ModuleOp> module =
-          parseQuietly(*helperContext, source, bufferName);
+          parseQuietly(helperContext, source, bufferName);
       if (h == 0 && !shared.restClaimed.exchange(true)) {
         bool valid;
         {
-          DiagnosticCollector quiet(*helperContext);
+          DiagnosticCollector quiet(helperContext);
           valid = module && verifyTopLevel(*module, helperShareBegin(*module), ~0u);
         }
         shared.set(shared.restVerdict, valid ? SharedFunctions::State::Valid
@@ -902,8 +968,8 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
         work(*module, /*consume=*/true, times[1 + h]);
     });
   auto joinHelpers = [&] {
-    for (std::thread &helper : helpers)
-      helper.join();
+    if (helperCount)
+      helpers->wait();
   };
 
   // The module's verification is split with the first helper: this thread

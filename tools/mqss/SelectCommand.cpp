@@ -212,7 +212,10 @@ int selectMain() {
   // Printing only pipelines needs no optimized module: the functions can be
   // decided on several threads, each parsing its part of the text.
   bool onlyPipelines = guard != "measure" && (emit == "pipeline" || emit == "json");
-  options.threads = threads ? threads : std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
+  // The helper threads start with the selector: only when they will work.
+  options.threads = !onlyPipelines ? 1
+                    : threads      ? threads
+                                   : std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
   std::optional<Loaded> loaded = load(tool, input, options, /*parse=*/!onlyPipelines);
   if (!loaded)
     return 1;

@@ -40,6 +40,7 @@ class FuncOp;
 
 namespace mqss {
 
+class HelperThreads;
 class Policy;
 struct SourceLayout;
 
@@ -74,7 +75,9 @@ struct SelectorOptions {
   /// unparsed (see SourceLayout.h), each thread parses, verifies and
   /// decides its share of them; otherwise every thread parses the whole
   /// text, the calling thread verifies it, and they take the functions in
-  /// turn.
+  /// turn. The helper threads start with the selector and wait for work
+  /// (a child forked from the process has none: give it a one-thread
+  /// selector).
   unsigned threads = 1;
 };
 
@@ -265,12 +268,11 @@ private:
 
   SelectorOptions opts;
   std::unique_ptr<Policy> policyImpl;
-  /// selectSource()'s helper threads' contexts, one each, kept between
-  /// calls (and renewed now and then: a context keeps all it ever uniqued).
-  /// One call at a time uses them; a concurrent call decides on its own
-  /// thread only.
+  /// selectSource()'s helper threads (SelectorOptions::threads - 1), each
+  /// with its own context, started with the selector and kept. One call at
+  /// a time uses them; a concurrent call decides on its own thread only.
   std::mutex helperMutex;
-  std::vector<std::unique_ptr<mlir::MLIRContext>> helperContexts;
+  std::unique_ptr<HelperThreads> helpers;
   unsigned helperContextUses = 0;
 };
 
