@@ -39,7 +39,7 @@ private:
   };
 
   bool word(llvm::StringRef text, bool firstOnLine);
-  bool symbol(llvm::StringRef name);
+  void symbol(llvm::StringRef name);
   bool openBrace();
   bool close(char c);
   void endOfLine(size_t at);
@@ -60,7 +60,6 @@ private:
   bool attributesNext = false; ///< the next '{' opens an attribute dictionary
   std::optional<Reading> reading;
   size_t lineBegin = 0;
-  llvm::StringSet<> names;
 };
 
 bool Scanner::word(llvm::StringRef text, bool firstOnLine) {
@@ -103,7 +102,7 @@ bool Scanner::word(llvm::StringRef text, bool firstOnLine) {
   return true;
 }
 
-bool Scanner::symbol(llvm::StringRef name) {
+void Scanner::symbol(llvm::StringRef name) {
   if (reading && !reading->named && open.size() == topDepth) {
     reading->function.name = name;
     reading->named = true;
@@ -112,7 +111,6 @@ bool Scanner::symbol(llvm::StringRef name) {
   } else {
     layout.outsideReferences.push_back(name);
   }
-  return true;
 }
 
 bool Scanner::openBrace() {
@@ -216,8 +214,9 @@ std::optional<SourceLayout> Scanner::run() {
       size_t b = ++i;
       while (i < n && isIdentifierChar(s[i]))
         ++i;
-      if (i == b || !symbol(s.slice(b, i)))
+      if (i == b)
         return std::nullopt; // a quoted name (@"...")
+      symbol(s.slice(b, i));
       continue;
     }
     if (c == '%' || c == '^' || c == '#' || c == '!') {
@@ -258,6 +257,7 @@ std::optional<SourceLayout> Scanner::run() {
   endOfLine(n);
   if (!open.empty() || module == Module::Header || module == Module::Body)
     return std::nullopt;
+  llvm::StringSet<> names;
   for (const SourceFunction &function : layout.functions)
     if (!names.insert(function.name).second)
       return std::nullopt;

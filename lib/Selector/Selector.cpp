@@ -811,7 +811,7 @@ std::optional<Selection> Selector::selectInParts(mlir::MLIRContext &context,
   // and deciding both take about the time the text's length says.
   struct Part {
     std::vector<bool> owned;
-    std::vector<std::string> expected; ///< functions with a body in its text
+    std::vector<llvm::StringRef> expected; ///< functions with a body in its text
     std::string text;
     std::vector<FunctionSelection> decided;
     Selection::ThreadTime time;
@@ -832,7 +832,7 @@ std::optional<Selection> Selector::selectInParts(mlir::MLIRContext &context,
     std::vector<bool> needed = neededFunctions(layout, part.owned);
     for (unsigned i = 0; i < needed.size(); ++i)
       if (needed[i])
-        part.expected.push_back(layout.functions[i].name.str());
+        part.expected.push_back(layout.functions[i].name);
     part.text = blankFunctions(source, layout, needed);
   }
 
