@@ -94,6 +94,73 @@ TEST(ExecutedOps, CountsLoopTripsAndLinalgPointsAndGivesUpWhenNotStatic) {
   EXPECT_EQ(count("dynamic"), std::nullopt);
 }
 
+TEST(ExecutedOps, CountsCalleesInTheModuleOrDeclaredAndGivesUpOnUnknownOnes) {
+  Fixture f;
+  const char *source = R"(
+    func.func @matmul(%a: memref<4x6xf32>, %b: memref<6x5xf32>, %c: memref<4x5xf32>) {
+      linalg.matmul ins(%a, %b : memref<4x6xf32>, memref<6x5xf32>) outs(%c : memref<4x5xf32>)
+      return
+    }
+    func.func @twice(%a: memref<4x6xf32>, %b: memref<6x5xf32>, %c: memref<4x5xf32>) {
+      affine.for %i = 0 to 2 {
+        func.call @matmul(%a, %b, %c) : (memref<4x6xf32>, memref<6x5xf32>, memref<4x5xf32>) -> ()
+      }
+      return
+    }
+    func.func @outer(%a: memref<4x6xf32>, %b: memref<6x5xf32>, %c: memref<4x5xf32>) {
+      func.call @twice(%a, %b, %c) : (memref<4x6xf32>, memref<6x5xf32>, memref<4x5xf32>) -> ()
+      return
+    }
+    func.func private @sqrtf(f32) -> f32
+    func.func @external(%x: f32) -> f32 {
+      %r = func.call @sqrtf(%x) : (f32) -> f32
+      return %r : f32
+    }
+    func.func @recursive(%n: i32) {
+      func.call @recursive(%n) : (i32) -> ()
+      return
+    }
+    func.func @indirect(%f: (f32) -> f32, %x: f32) -> f32 {
+      %r = func.call_indirect %f(%x) : (f32) -> f32
+      return %r : f32
+    }
+  )";
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(source, f.context.get());
+  ASSERT_TRUE(module);
+  auto count = [&](llvm::StringRef name, const FunctionOps *declared = nullptr) {
+    return executedOps(module->lookupSymbol<mlir::func::FuncOp>(name),
+                       std::numeric_limits<double>::infinity(), declared);
+  };
+  double matmul = 4 * 5 * 6 * 3 + 1;
+  ASSERT_EQ(count("matmul"), std::optional<double>(matmul));
+  // loop, 2 x (call + the callee's ops, yield), return
+  double twice = 1 + 2 * (1 + matmul + 1) + 1;
+  EXPECT_EQ(count("twice"), std::optional<double>(twice));
+  EXPECT_EQ(count("outer"), std::optional<double>(1 + twice + 1));
+  EXPECT_EQ(count("external"), std::nullopt) << "sqrtf's body is nowhere";
+  EXPECT_EQ(count("recursive"), std::nullopt);
+  EXPECT_EQ(count("indirect"), std::nullopt);
+  // Counting stops early through a call too.
+  std::optional<double> early =
+      executedOps(module->lookupSymbol<mlir::func::FuncOp>("outer"), 100);
+  ASSERT_TRUE(early.has_value());
+  EXPECT_GE(*early, 100);
+  EXPECT_LT(*early, twice);
+
+  // Cut out with its callee declared, as the selector's scratch modules
+  // are: the counts taken on the whole module stand in for the body.
+  FunctionOps whole = executedOpsByFunction(*module);
+  EXPECT_EQ(whole.lookup("twice"), std::optional<double>(twice));
+  EXPECT_EQ(whole.lookup("recursive"), std::nullopt);
+  EXPECT_FALSE(whole.contains("sqrtf")) << "a declaration is not counted";
+  module->lookupSymbol<mlir::func::FuncOp>("twice").eraseBody();
+  module->lookupSymbol<mlir::func::FuncOp>("twice").setPrivate();
+  EXPECT_EQ(count("outer"), std::nullopt);
+  EXPECT_EQ(count("outer", &whole), std::optional<double>(1 + twice + 1));
+  FunctionOps unknown{{"twice", std::nullopt}};
+  EXPECT_EQ(count("outer", &unknown), std::nullopt);
+}
+
 TEST(Selector, GivesDefaultsPlanToKernelsFarBelowTheTrainingRange) {
   Fixture f;
   auto module = f.load(MQSS_TEST_INPUTS "/two_kernels.mlir");
@@ -102,19 +169,18 @@ TEST(Selector, GivesDefaultsPlanToKernelsFarBelowTheTrainingRange) {
   auto deferring = shippedSelector("x86-avx2", /*deferSmallKernels=*/true);
   auto selection = deferring->select(*module);
   ASSERT_TRUE(static_cast<bool>(selection)) << llvm::toString(selection.takeError());
-  // The kernels (64x64) are far below it; main's calls hide its count, so
-  // the policy decides main.
+  // The kernels (64x64) are far below it, and so is main, which calls them
+  // (2^19.6 ops per call).
   ASSERT_EQ(selection->functions.size(), 3u);
-  EXPECT_EQ(selection->chosen, "policy");
-  for (const FunctionSelection &function : llvm::ArrayRef(selection->functions).take_front(2)) {
+  EXPECT_EQ(selection->chosen, "default");
+  for (const FunctionSelection &function : selection->functions) {
     EXPECT_EQ(function.chosen, "default") << function.name;
     EXPECT_NE(function.note.find("under half the smallest kernel"), std::string::npos);
     EXPECT_TRUE(function.decisionMicros.empty()) << "no policy decision was made";
     EXPECT_EQ(function.actions.back()->kind, ActionKind::Finish);
   }
-  EXPECT_EQ(selection->functions[2].chosen, "policy");
-  EXPECT_TRUE(selection->functions[2].note.empty());
-  EXPECT_FALSE(selection->functions[2].decisionMicros.empty());
+  EXPECT_NE(selection->functions[2].note.find("2^19.6"), std::string::npos)
+      << selection->functions[2].note;
   // The plan is the default baseline's on that function.
   mlir::OwningOpRef<mlir::ModuleOp> matmul = module->clone();
   for (auto function : llvm::to_vector(matmul->getOps<mlir::func::FuncOp>()))
@@ -124,8 +190,7 @@ TEST(Selector, GivesDefaultsPlanToKernelsFarBelowTheTrainingRange) {
   ASSERT_TRUE(static_cast<bool>(expected)) << llvm::toString(expected.takeError());
   expected->push_back(lookupAction("finish-O3"));
   EXPECT_EQ(selection->functions[0].actions, *expected);
-  // One decision at a time (/v1/select) follows the same plan; a module
-  // with a function the policy decides (main) stays the policy's.
+  // One decision at a time (/v1/select) follows the same plan.
   mlir::OwningOpRef<mlir::ModuleOp> alone = module->clone();
   for (auto function : llvm::to_vector(alone->getOps<mlir::func::FuncOp>()))
     if (function.getSymName() != "matmul")
@@ -141,8 +206,19 @@ TEST(Selector, GivesDefaultsPlanToKernelsFarBelowTheTrainingRange) {
     ASSERT_FALSE(errorToBool(applyAction(*alone, *action)));
     history.push_back(action);
   }
-  auto mixed = deferring->next(*module);
-  ASSERT_TRUE(static_cast<bool>(mixed));
+  // A module with a function the policy decides (its count is not static)
+  // stays the policy's.
+  auto dynamic = mlir::parseSourceString<mlir::ModuleOp>(R"(
+    func.func @dynamic(%a: memref<?x6xf32>, %b: memref<6x5xf32>, %c: memref<?x5xf32>) {
+      linalg.matmul ins(%a, %b : memref<?x6xf32>, memref<6x5xf32>) outs(%c : memref<?x5xf32>)
+      return
+    })",
+                                                         f.context.get());
+  ASSERT_TRUE(dynamic);
+  mlir::OwningOpRef<mlir::ModuleOp> withDynamic = module->clone();
+  withDynamic->push_back(dynamic->lookupSymbol("dynamic")->clone());
+  auto mixed = deferring->next(*withDynamic);
+  ASSERT_TRUE(static_cast<bool>(mixed)) << llvm::toString(mixed.takeError());
   EXPECT_EQ(mixed->chosen, "policy");
   auto policySelection = shippedSelector()->select(*module);
   ASSERT_TRUE(static_cast<bool>(policySelection));

@@ -418,55 +418,108 @@ IRSummary summarize(ModuleOp module) {
 }
 
 namespace {
-/// Adds to \p total the ops \p block executes, each \p times over; false
-/// when some count is not static. Stops once \p total reaches \p enough.
-bool countExecuted(Block &block, double times, double enough, double &total) {
-  for (Operation &op : block) {
-    if (total >= enough)
-      return true;
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op)) {
-      double points = 1;
-      for (int64_t range : linalgOp.getStaticLoopRanges()) {
-        if (ShapedType::isDynamic(range))
-          return false;
-        points *= static_cast<double>(range);
-      }
-      // The body's ops run at every point.
-      total += times * points * static_cast<double>(linalgOp.getBlock()->getOperations().size());
-      continue;
-    }
-    total += times;
-    if (op.getNumRegions() == 0) {
-      if (isa<CallOpInterface>(op))
-        return false; // the callee's work is not counted
-      continue;
-    }
-    double trips = 1;
-    if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
-      std::optional<int64_t> trip = constantTrips(forOp);
-      if (!trip)
-        return false;
-      trips = static_cast<double>(*trip);
-    } else if (auto scfFor = dyn_cast<scf::ForOp>(op)) {
-      auto trip = constantTripCount(scfFor.getLowerBound(), scfFor.getUpperBound(),
-                                    scfFor.getStep());
-      if (!trip)
-        return false;
-      trips = static_cast<double>(*trip);
-    } else if (!isa<scf::IfOp, affine::AffineIfOp, scf::ExecuteRegionOp>(op)) {
-      return false; // while loops, parallel loops, other dialects' regions
-    }
-    // A branch of an if is counted as if taken: an upper bound.
-    for (Region &region : op.getRegions()) {
-      if (region.empty())
-        continue;
-      if (!region.hasOneBlock() ||
-          !countExecuted(region.front(), times * trips, enough, total))
-        return false;
-    }
+/// Counts what one call of a function executes (executedOps).
+struct ExecutedOpsCounter {
+  double enough;
+  const FunctionOps *declared;
+  SymbolTableCollection symbols;
+  /// The functions being counted: a call into one of them is recursion.
+  llvm::SmallVector<Operation *, 4> active;
+
+  std::optional<double> function(func::FuncOp function) {
+    if (function.isExternal() || !function.getBody().hasOneBlock() ||
+        llvm::is_contained(active, function.getOperation()))
+      return std::nullopt;
+    active.push_back(function);
+    double total = 0;
+    bool known = block(function.getBody().front(), 1, total);
+    active.pop_back();
+    if (!known)
+      return std::nullopt;
+    return total;
   }
-  return true;
-}
+
+  /// Adds to \p total what \p call's callee executes, \p times over;
+  /// false when that is not static.
+  bool call(CallOpInterface call, double times, double &total) {
+    auto symbol = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+    auto callee = symbol ? dyn_cast_if_present<func::FuncOp>(
+                               symbols.lookupNearestSymbolFrom(call, symbol))
+                         : nullptr;
+    if (!callee)
+      return false; // indirect, or not a func.func
+    std::optional<double> ops;
+    if (!callee.isExternal()) {
+      // Counted from zero: a callee's count reaching `enough` alone, not
+      // with what came before, is what stops it early.
+      double saved = enough;
+      enough = std::max(0.0, (enough - total) / times);
+      ops = function(callee);
+      enough = saved;
+    } else if (declared) {
+      auto found = declared->find(callee.getSymName());
+      if (found != declared->end())
+        ops = found->second;
+    }
+    if (!ops)
+      return false;
+    total += times * *ops;
+    return true;
+  }
+
+  /// Adds to \p total the ops \p block executes, each \p times over; false
+  /// when some count is not static. Stops once \p total reaches `enough`.
+  bool block(Block &block, double times, double &total) {
+    for (Operation &op : block) {
+      if (total >= enough)
+        return true;
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op)) {
+        double points = 1;
+        for (int64_t range : linalgOp.getStaticLoopRanges()) {
+          if (ShapedType::isDynamic(range))
+            return false;
+          points *= static_cast<double>(range);
+        }
+        // The body's ops run at every point.
+        total += times * points *
+                 static_cast<double>(linalgOp.getBlock()->getOperations().size());
+        continue;
+      }
+      if (op.getName().getDialectNamespace() == "tosa")
+        return false;
+      total += times;
+      if (op.getNumRegions() == 0) {
+        if (auto callOp = dyn_cast<CallOpInterface>(op))
+          if (!call(callOp, times, total))
+            return false;
+        continue;
+      }
+      double trips = 1;
+      if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
+        std::optional<int64_t> trip = constantTrips(forOp);
+        if (!trip)
+          return false;
+        trips = static_cast<double>(*trip);
+      } else if (auto scfFor = dyn_cast<scf::ForOp>(op)) {
+        auto trip = constantTripCount(scfFor.getLowerBound(), scfFor.getUpperBound(),
+                                      scfFor.getStep());
+        if (!trip)
+          return false;
+        trips = static_cast<double>(*trip);
+      } else if (!isa<scf::IfOp, affine::AffineIfOp, scf::ExecuteRegionOp>(op)) {
+        return false; // while loops, parallel loops, other dialects' regions
+      }
+      // A branch of an if is counted as if taken: an upper bound.
+      for (Region &region : op.getRegions()) {
+        if (region.empty())
+          continue;
+        if (!region.hasOneBlock() || !this->block(region.front(), times * trips, total))
+          return false;
+      }
+    }
+    return true;
+  }
+};
 } // namespace
 
 static bool isSparseTensor(Type type) {
@@ -518,13 +571,19 @@ std::string refusalReason(ModuleOp module) {
          "(mlir-opt-19 --sparsifier)";
 }
 
-std::optional<double> executedOps(func::FuncOp function, double enough) {
-  if (function.isExternal() || !function.getBody().hasOneBlock())
-    return std::nullopt;
-  double total = 0;
-  if (!countExecuted(function.getBody().front(), 1, enough, total))
-    return std::nullopt;
-  return total;
+std::optional<double> executedOps(func::FuncOp function, double enough,
+                                  const FunctionOps *declared) {
+  ExecutedOpsCounter counter{enough, declared, {}, {}};
+  return counter.function(function);
+}
+
+FunctionOps executedOpsByFunction(ModuleOp module, double enough) {
+  FunctionOps counts;
+  ExecutedOpsCounter counter{enough, nullptr, {}, {}};
+  for (auto function : module.getOps<func::FuncOp>())
+    if (!function.isExternal())
+      counts[function.getSymName()] = counter.function(function);
+  return counts;
 }
 
 } // namespace mqss

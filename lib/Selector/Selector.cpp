@@ -602,7 +602,7 @@ Selector::decideFunction(llvm::StringRef name, const Scratch &source, double &pa
     return fresh;
   };
   auto inScratch = scratch->lookupSymbol<mlir::func::FuncOp>(decided.name);
-  std::string belowRange = inScratch ? belowTrainingRange(inScratch) : "";
+  std::string belowRange = inScratch ? belowTrainingRange(inScratch, source.declared) : "";
   if (!belowRange.empty()) {
     decided.chosen = "default";
     decided.note = belowRange;
@@ -661,11 +661,13 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
     return std::move(error);
   Selection selection;
   FunctionIndex index = indexFunctions(module);
+  FunctionOps declared = calleeOps(module);
   for (mlir::func::FuncOp function : functions) {
     mlir::OwningOpRef<mlir::ModuleOp> scratch;
     llvm::StringRef name = function.getSymName();
-    auto decided = decideFunction(name, copiedScratch(module, index, name, functions.size() == 1),
-                                  selection.passMicros, explanations, topK,
+    Scratch source = copiedScratch(module, index, name, functions.size() == 1);
+    source.declared = &declared;
+    auto decided = decideFunction(name, source, selection.passMicros, explanations, topK,
                                   results ? &scratch : nullptr);
     if (!decided)
       return decided.takeError();
@@ -858,13 +860,14 @@ std::optional<Selection> Selector::selectInParts(mlir::MLIRContext &context,
     }
     part.time.parsedFunctions = part.expected.size();
     FunctionIndex index = indexFunctions(*module);
+    FunctionOps declared = calleeOps(*module);
     for (unsigned i = 0; i < layout.functions.size() && !failed; ++i) {
       if (!part.owned[i])
         continue;
       llvm::StringRef name = layout.functions[i].name;
-      auto decided = decideFunction(
-          name, takenScratch(*module, index, name, /*single=*/false, part.text, bufferName),
-          part.time.passMicros, nullptr, 3, nullptr);
+      Scratch scratch = takenScratch(*module, index, name, /*single=*/false, part.text, bufferName);
+      scratch.declared = &declared;
+      auto decided = decideFunction(name, scratch, part.time.passMicros, nullptr, 3, nullptr);
       if (!decided) {
         llvm::consumeError(decided.takeError()); // reported by the whole module's selection
         failed = true;
@@ -906,7 +909,8 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
   std::vector<Selection::ThreadTime> times(1);
   // Takes functions until none is left, deciding each on \p module; with
   // \p consume, on the function itself rather than on a copy.
-  auto work = [&](mlir::ModuleOp module, bool consume, Selection::ThreadTime &time) {
+  auto work = [&](mlir::ModuleOp module, bool consume, const FunctionOps &declared,
+                  Selection::ThreadTime &time) {
     std::vector<mlir::func::FuncOp> functions = definedFunctions(module);
     FunctionIndex index = indexFunctions(module);
     time.parsedFunctions = functions.size();
@@ -915,11 +919,11 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
       if (i >= functions.size() || functions[i].getSymName() != shared.names[i])
         return; // not the same module after all: the calling thread does the rest
       llvm::StringRef name = shared.names[i];
-      auto decided = decideFunction(
-          name,
+      Scratch scratch =
           consume ? takenScratch(module, index, name, functions.size() == 1, source, bufferName)
-                  : copiedScratch(module, index, name, functions.size() == 1),
-          time.passMicros, nullptr, 3, nullptr);
+                  : copiedScratch(module, index, name, functions.size() == 1);
+      scratch.declared = &declared;
+      auto decided = decideFunction(name, scratch, time.passMicros, nullptr, 3, nullptr);
       if (decided) {
         slot.selection = std::move(*decided);
       } else {
@@ -965,7 +969,7 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
                                              : SharedFunctions::State::Invalid);
       }
       if (shared.await(shared.state) == SharedFunctions::State::Valid && module)
-        work(*module, /*consume=*/true, times[1 + h]);
+        work(*module, /*consume=*/true, calleeOps(*module), times[1 + h]);
     });
   auto joinHelpers = [&] {
     if (helperCount)
@@ -1009,7 +1013,8 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
     return std::move(error);
   }
   // The caller's module is handed back as parsed: then functions are copied.
-  work(**module, /*consume=*/!parsed, times[0]);
+  FunctionOps declared = calleeOps(**module);
+  work(**module, /*consume=*/!parsed, declared, times[0]);
   joinHelpers();
 
   // In order: the first function's error is the answer, as in select().
@@ -1019,6 +1024,7 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
     SharedFunctions::Slot &slot = shared.slots[i];
     if (!slot.done) { // left by a helper that stopped, or after an error
       Scratch scratch = copiedScratch(**module, index, shared.names[i], functions.size() == 1);
+      scratch.declared = &declared;
       auto decided =
           decideFunction(shared.names[i], scratch, times[0].passMicros, nullptr, 3, nullptr);
       if (!decided)
@@ -1040,17 +1046,32 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
   return selection;
 }
 
-std::string Selector::belowTrainingRange(mlir::func::FuncOp function) const {
+std::optional<double> Selector::deferralThreshold() const {
   const ModelMetadata &model = policyImpl->metadata();
   if (!opts.deferBelowTrainingRange || !model.minTrainedLog2Ops)
+    return std::nullopt;
+  return std::exp2(*model.minTrainedLog2Ops - 1);
+}
+
+FunctionOps Selector::calleeOps(mlir::ModuleOp module) const {
+  std::optional<double> threshold = deferralThreshold();
+  if (!threshold || definedFunctions(module).size() < 2)
+    return {};
+  return executedOpsByFunction(module, *threshold);
+}
+
+std::string Selector::belowTrainingRange(mlir::func::FuncOp function,
+                                         const FunctionOps *declared) const {
+  std::optional<double> threshold = deferralThreshold();
+  if (!threshold)
     return "";
   // Large kernels, the usual case, stop the count early.
-  double threshold = std::exp2(*model.minTrainedLog2Ops - 1);
-  std::optional<double> ops = executedOps(function, threshold);
+  std::optional<double> ops = executedOps(function, *threshold, declared);
   if (!ops || *ops <= 0)
     return ""; // not known statically: the policy decides
-  if (*ops >= threshold)
+  if (*ops >= *threshold)
     return "";
+  const ModelMetadata &model = policyImpl->metadata();
   double log2Ops = std::log2(*ops);
   return llvm::formatv("executes about 2^{0:F1} ops per call, under half the smallest "
                        "kernel the model was trained on (2^{1:F1}): `default`'s plan "

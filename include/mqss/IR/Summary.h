@@ -9,6 +9,7 @@
 #define MQSS_IR_SUMMARY_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -131,14 +132,29 @@ mlir::Operation *affineNestWithBackwardDependence(mlir::ModuleOp module);
 ///   fresh, uninitialized buffer into the global instead of the value.
 std::string refusalReason(mlir::ModuleOp module);
 
+/// executedOps() of functions by name, for callees only declared where
+/// their callers are counted (see executedOpsByFunction).
+using FunctionOps = llvm::StringMap<std::optional<double>>;
+
 /// How many operations one call of \p function executes: each op counted
 /// once per iteration of the loops around it, a linalg op once per point of
-/// its iteration space. None when that is not known statically: a loop
-/// without constant bounds, a dynamic shape, a call, unstructured control
-/// flow, or an op with regions this does not model. Counting stops once
-/// the count reaches \p enough: the result is then only known to be at
-/// least that (and the ops not looked at may not be static).
+/// its iteration space, a call once plus what its callee executes. The
+/// callee is looked up in \p function's module, and in \p declared when it
+/// has no body there. None when the count is not known statically: a loop
+/// without constant bounds, a dynamic shape, a recursive or indirect call,
+/// a callee defined nowhere, unstructured control flow, an op with regions
+/// this does not model, or a TOSA op (one op that stands for a whole
+/// tensor computation). Counting stops once the count reaches \p enough:
+/// the result is then only known to be at least that (and the ops not
+/// looked at may not be static).
 std::optional<double> executedOps(mlir::func::FuncOp function,
+                                  double enough = std::numeric_limits<double>::infinity(),
+                                  const FunctionOps *declared = nullptr);
+
+/// executedOps() of each function with a body in \p module, its callees'
+/// bodies in reach: for counting a function after it is cut out of
+/// \p module with its callees left as declarations.
+FunctionOps executedOpsByFunction(mlir::ModuleOp module,
                                   double enough = std::numeric_limits<double>::infinity());
 
 } // namespace mqss

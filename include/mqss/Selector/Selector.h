@@ -238,6 +238,9 @@ public:
   /// and again, fresh, after an action failed and left the IR unknown.
   struct Scratch {
     std::function<mlir::OwningOpRef<mlir::ModuleOp>()> first, again;
+    /// What the functions the scratch module only declares execute per
+    /// call (calleeOps of the module it is cut from), for the deferral rule.
+    const FunctionOps *declared = nullptr;
   };
 
 private:
@@ -258,7 +261,14 @@ private:
                                          std::chrono::steady_clock::time_point start);
   /// Why \p function gets `default`'s plan rather than the policy's (see
   /// SelectorOptions::deferBelowTrainingRange), or "".
-  std::string belowTrainingRange(mlir::func::FuncOp function) const;
+  std::string belowTrainingRange(mlir::func::FuncOp function,
+                                 const FunctionOps *declared = nullptr) const;
+  /// The smallest count of executed ops the policy decides for, when the
+  /// deferral rule applies.
+  std::optional<double> deferralThreshold() const;
+  /// executedOpsByFunction(\p module) when the deferral rule applies and
+  /// \p module has functions to cut apart: taken before any is moved out.
+  FunctionOps calleeOps(mlir::ModuleOp module) const;
   /// The same for a whole module: a reason when every function with a body
   /// is below the range, else "".
   std::string belowTrainingRange(mlir::ModuleOp module) const;
