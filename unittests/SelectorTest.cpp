@@ -161,6 +161,30 @@ TEST(ExecutedOps, CountsCalleesInTheModuleOrDeclaredAndGivesUpOnUnknownOnes) {
   EXPECT_EQ(count("outer", &unknown), std::nullopt);
 }
 
+TEST(ExecutedOps, CountsEachCalleeOnceHoweverOftenItIsCalled) {
+  Fixture f;
+  // f0 calls f1 twice, f1 calls f2 twice, ...: 2^40 calls of f40 in all,
+  // which a count that followed every call would not finish.
+  std::string source;
+  for (int i = 0; i < 40; ++i)
+    source += llvm::formatv("func.func @f{0}() {{\n  func.call @f{1}() : () -> ()\n"
+                            "  func.call @f{1}() : () -> ()\n  return\n}\n",
+                            i, i + 1)
+                  .str();
+  source += "func.func @f40() {\n  return\n}\n";
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(source, f.context.get());
+  ASSERT_TRUE(module);
+  double expected = 1; // f40: its return
+  for (int i = 39; i >= 0; --i)
+    expected = 2 * (1 + expected) + 1; // two calls with their callee, a return
+  EXPECT_EQ(executedOps(module->lookupSymbol<mlir::func::FuncOp>("f0")),
+            std::optional<double>(expected));
+  FunctionOps all = executedOpsByFunction(*module);
+  EXPECT_EQ(all.size(), 41u);
+  EXPECT_EQ(all.lookup("f0"), std::optional<double>(expected));
+  EXPECT_EQ(all.lookup("f39"), std::optional<double>(2 * 2 + 1));
+}
+
 TEST(Selector, GivesDefaultsPlanToKernelsFarBelowTheTrainingRange) {
   Fixture f;
   auto module = f.load(MQSS_TEST_INPUTS "/two_kernels.mlir");

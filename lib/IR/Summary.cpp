@@ -425,18 +425,25 @@ struct ExecutedOpsCounter {
   SymbolTableCollection symbols;
   /// The functions being counted: a call into one of them is recursion.
   llvm::SmallVector<Operation *, 4> active;
+  /// Functions counted to the end: a callee called from many places (or
+  /// many times over in a chain) is counted once.
+  llvm::DenseMap<Operation *, std::optional<double>> counted;
 
   std::optional<double> function(func::FuncOp function) {
+    if (auto known = counted.find(function); known != counted.end())
+      return known->second;
     if (function.isExternal() || !function.getBody().hasOneBlock() ||
         llvm::is_contained(active, function.getOperation()))
-      return std::nullopt;
+      return std::nullopt; // a recursion: every function on it is not static
     active.push_back(function);
     double total = 0;
-    bool known = block(function.getBody().front(), 1, total);
+    std::optional<double> result;
+    if (block(function.getBody().front(), 1, total))
+      result = total;
     active.pop_back();
-    if (!known)
-      return std::nullopt;
-    return total;
+    if (total < enough) // else stopped early: only a lower bound
+      counted[function] = result;
+    return result;
   }
 
   /// Adds to \p total what \p call's callee executes, \p times over;
