@@ -3,6 +3,7 @@
 #include "mqss/Policy/Network.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
@@ -151,10 +152,79 @@ TEST(Policy, CorruptOrMissingFilesAreClearErrors) {
   ASSERT_FALSE(static_cast<bool>(corrupt));
   EXPECT_NE(llvm::toString(corrupt.takeError()).find("not a readable model file"),
             std::string::npos);
-  llvm::sys::fs::remove(path);
   auto missing = loadPolicy("/nonexistent/model.pt");
   ASSERT_FALSE(static_cast<bool>(missing));
   EXPECT_NE(llvm::toString(missing.takeError()).find("no such file"), std::string::npos);
+
+  // A model cut short, or with bytes its metadata does not account for.
+  ActorCritic network = randomNetwork(5, 0.5);
+  ASSERT_FALSE(errorToBool(saveModel(network, freshMetadata(), path)));
+  uint64_t size = 0;
+  ASSERT_FALSE(llvm::sys::fs::file_size(path, size));
+  auto whole = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(static_cast<bool>(whole));
+  std::string bytes = (*whole)->getBuffer().str();
+  auto rewrite = [&](llvm::StringRef contents) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os << contents;
+  };
+  rewrite(llvm::StringRef(bytes).drop_back(100));
+  auto truncated = loadPolicy(path);
+  ASSERT_FALSE(static_cast<bool>(truncated));
+  EXPECT_NE(llvm::toString(truncated.takeError()).find("truncated"), std::string::npos);
+  rewrite(bytes + "tail");
+  auto longer = loadPolicy(path);
+  ASSERT_FALSE(static_cast<bool>(longer));
+  EXPECT_NE(llvm::toString(longer.takeError()).find("4 bytes after the weights"),
+            std::string::npos);
+  rewrite(bytes);
+  EXPECT_TRUE(static_cast<bool>(loadPolicy(path))) << "the file as written loads";
+  llvm::sys::fs::remove(path);
+}
+
+TEST(Policy, ModelsInTheFormerLibtorchArchiveFormatAreConverted) {
+  // The format models had before model files became MQSS's own: a libtorch
+  // archive of the parameters, the metadata as a JSON string beside them.
+  ActorCritic network = randomNetwork(11, 0.5);
+  std::string path = temporaryModel();
+  {
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    ModelMetadata metadata = freshMetadata();
+    os << llvm::json::Object{{"format", metadata.formatVersion},
+                             {"mlir_version", metadata.mlirVersion},
+                             {"feature_spec_hash", metadata.featureSpecHash},
+                             {"catalog_hash", metadata.catalogHash},
+                             {"num_features", metadata.numFeatures},
+                             {"num_actions", metadata.numActions},
+                             {"hidden", llvm::json::Array{128, 64, 32}}};
+    torch::serialize::OutputArchive archive;
+    network->save(archive);
+    archive.write("mqss_metadata", c10::IValue(json));
+    archive.save_to(path);
+  }
+  // Selecting (no libtorch) says how to convert it...
+  auto refused = loadPolicy(path);
+  ASSERT_FALSE(static_cast<bool>(refused));
+  EXPECT_NE(llvm::toString(refused.takeError()).find("mqss train --annotate="),
+            std::string::npos);
+  // ... and training reads it, decisions unchanged, and writes it anew.
+  auto legacy = loadModel(path);
+  ASSERT_TRUE(static_cast<bool>(legacy)) << llvm::toString(legacy.takeError());
+  ASSERT_FALSE(errorToBool(saveModel(legacy->first, legacy->second, path)));
+  auto converted = loadPolicy(path);
+  ASSERT_TRUE(static_cast<bool>(converted)) << llvm::toString(converted.takeError());
+  auto original = createNetworkPolicy(network, freshMetadata());
+  std::vector<bool> mask(actionCatalog().size(), true);
+  FeatureVector features{};
+  for (unsigned i = 0; i < kNumFeatures; ++i)
+    features[i] = 0.01f * (i % 17);
+  Decision a = original->decide(features, mask), b = (*converted)->decide(features, mask);
+  EXPECT_EQ(a.action, b.action);
+  EXPECT_EQ(a.probabilities, b.probabilities);
+  EXPECT_EQ(a.value, b.value);
+  llvm::sys::fs::remove(path);
 }
 
 TEST(Policy, RandomPolicyIsUniformOverLegalActions) {

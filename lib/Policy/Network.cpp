@@ -1,19 +1,24 @@
-//===- Network.cpp - The actor-critic MLP, its file format, its policy -----===//
+//===- Network.cpp - The actor-critic MLP in libtorch, for training -------===//
 //
 // libtorch throws c10::Error; everything leaving this file is an llvm::Error.
+// Model files are MQSS's own (Model.h): the network is converted to and from
+// ModelWeights. Models written before that are libtorch archives, which
+// loadModel still reads (and `mqss train --annotate` rewrites).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mqss/Policy/Network.h"
 
+#include "mqss/Policy/Model.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <algorithm>
-#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 namespace mqss {
 
@@ -58,110 +63,66 @@ torch::Tensor maskLogits(const torch::Tensor &logits, const torch::Tensor &mask)
 }
 
 //===----------------------------------------------------------------------===//
-// File format: one torch archive holding the parameters and a JSON string.
+// Conversion to and from model files
 //===----------------------------------------------------------------------===//
 
-static llvm::json::Value toJSON(const ModelMetadata &m) {
-  llvm::json::Array hidden, targets;
-  for (unsigned h : m.hidden)
-    hidden.push_back(h);
-  for (const std::string &t : m.targets)
-    targets.push_back(t);
-  llvm::json::Object object{{"format", m.formatVersion},
-                            {"mlir_version", m.mlirVersion},
-                            {"feature_spec_hash", m.featureSpecHash},
-                            {"catalog_hash", m.catalogHash},
-                            {"num_features", m.numFeatures},
-                            {"num_actions", m.numActions},
-                            {"hidden", std::move(hidden)},
-                            {"targets", std::move(targets)},
-                            {"training_command", m.trainingCommand},
-                            {"figures", llvm::json::Object(m.figures)}};
-  if (m.minTrainedLog2Ops && m.maxTrainedLog2Ops)
-    object["trained_log2_ops"] =
-        llvm::json::Object{{"min", *m.minTrainedLog2Ops}, {"max", *m.maxTrainedLog2Ops}};
-  return object;
+static DenseWeights toDense(const torch::nn::LinearImpl &linear) {
+  torch::NoGradGuard noGrad;
+  torch::Tensor w = linear.weight.detach().contiguous().to(torch::kFloat32);
+  torch::Tensor b = linear.bias.detach().contiguous().to(torch::kFloat32);
+  DenseWeights dense;
+  dense.out = w.size(0);
+  dense.in = w.size(1);
+  dense.weight.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+  dense.bias.assign(b.data_ptr<float>(), b.data_ptr<float>() + b.numel());
+  return dense;
 }
 
-static bool fromJSON(const llvm::json::Value &value, ModelMetadata &m, llvm::json::Path path) {
-  llvm::json::ObjectMapper mapper(value, path);
-  int64_t numFeatures = 0, numActions = 0;
-  std::vector<int64_t> hidden;
-  bool ok = mapper && mapper.map("format", m.formatVersion) &&
-            mapper.map("mlir_version", m.mlirVersion) &&
-            mapper.map("feature_spec_hash", m.featureSpecHash) &&
-            mapper.map("catalog_hash", m.catalogHash) &&
-            mapper.map("num_features", numFeatures) &&
-            mapper.map("num_actions", numActions) && mapper.map("hidden", hidden) &&
-            mapper.mapOptional("targets", m.targets) &&
-            mapper.mapOptional("training_command", m.trainingCommand);
-  m.numFeatures = static_cast<unsigned>(numFeatures);
-  m.numActions = static_cast<unsigned>(numActions);
-  m.hidden.assign(hidden.begin(), hidden.end());
-  if (ok)
-    if (const llvm::json::Object *figures = value.getAsObject()->getObject("figures"))
-      m.figures = *figures;
-  if (ok)
-    if (const llvm::json::Object *range = value.getAsObject()->getObject("trained_log2_ops")) {
-      m.minTrainedLog2Ops = range->getNumber("min");
-      m.maxTrainedLog2Ops = range->getNumber("max");
-    }
-  return ok;
+static void fromDense(const DenseWeights &dense, torch::nn::LinearImpl &linear) {
+  torch::NoGradGuard noGrad;
+  auto options = torch::TensorOptions().dtype(torch::kFloat32);
+  linear.weight.copy_(torch::from_blob(const_cast<float *>(dense.weight.data()),
+                                       {int64_t(dense.out), int64_t(dense.in)}, options));
+  linear.bias.copy_(torch::from_blob(const_cast<float *>(dense.bias.data()),
+                                     {int64_t(dense.out)}, options));
+}
+
+/// The network's linear layers in file order: the trunk's, then the heads.
+static std::vector<torch::nn::LinearImpl *> linearLayers(ActorCritic &network) {
+  std::vector<torch::nn::LinearImpl *> layers;
+  for (const auto &child : network->trunk->children())
+    if (auto linear = std::dynamic_pointer_cast<torch::nn::LinearImpl>(child))
+      layers.push_back(linear.get());
+  layers.push_back(network->policyHead.get());
+  layers.push_back(network->valueHead.get());
+  return layers;
+}
+
+static ModelWeights toWeights(ActorCritic &network) {
+  ModelWeights weights;
+  std::vector<torch::nn::LinearImpl *> layers = linearLayers(network);
+  for (size_t i = 0; i + 2 < layers.size(); ++i)
+    weights.trunk.push_back(toDense(*layers[i]));
+  weights.policy = toDense(*layers[layers.size() - 2]);
+  weights.value = toDense(*layers.back());
+  return weights;
 }
 
 llvm::Error saveModel(ActorCritic &network, const ModelMetadata &metadata,
                       llvm::StringRef path) {
-  std::string json;
-  llvm::raw_string_ostream os(json);
-  os << toJSON(metadata);
-  // Write beside the target and rename, so a reader never sees half a file
-  // (checkpoints are written while training may be killed).
-  std::string temporary = (path + ".tmp").str();
-  try {
-    torch::serialize::OutputArchive archive;
-    network->save(archive);
-    archive.write("mqss_metadata", c10::IValue(json));
-    archive.save_to(temporary);
-  } catch (const c10::Error &e) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot write the model '" + path + "': " + e.what_without_backtrace());
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
-    return llvm::createStringError(ec, "cannot write the model '" + path + "': " + ec.message());
-  return llvm::Error::success();
+  return writeModel(toWeights(network), metadata, path);
 }
 
-/// Why a model cannot be used with this build, or nothing.
-static std::optional<std::string> incompatibility(const ModelMetadata &model) {
-  ModelMetadata here = currentMetadata();
-  auto mismatch = [](llvm::StringRef what, llvm::StringRef theirs, llvm::StringRef ours) {
-    return llvm::formatv("it was trained against {0} {1}, but this build has {2}; "
-                         "retrain it with `mqss train` (or use a model made by this "
-                         "version)",
-                         what, theirs, ours)
-        .str();
-  };
-  if (model.formatVersion != here.formatVersion)
-    return mismatch("model format", model.formatVersion, here.formatVersion);
-  if (model.featureSpecHash != here.featureSpecHash || model.numFeatures != here.numFeatures)
-    return mismatch("feature spec", model.featureSpecHash, here.featureSpecHash);
-  if (model.catalogHash != here.catalogHash || model.numActions != here.numActions)
-    return mismatch("action catalog", model.catalogHash, here.catalogHash);
-  if (model.mlirVersion != here.mlirVersion)
-    return mismatch("MLIR", model.mlirVersion, here.mlirVersion);
-  return std::nullopt;
-}
-
-llvm::Expected<std::pair<ActorCritic, ModelMetadata>> loadModel(llvm::StringRef path) {
-  configureTorchThreads();
+/// A model file from before Model.h: a libtorch archive holding the
+/// parameters and the metadata as a JSON string.
+static llvm::Expected<std::pair<ActorCritic, ModelMetadata>>
+loadTorchArchive(llvm::StringRef path) {
   auto fail = [&](const llvm::Twine &why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot use the model '" + path + "': " + why);
   };
-  if (!llvm::sys::fs::exists(path))
-    return fail("no such file");
-  ModelMetadata metadata;
   torch::serialize::InputArchive archive;
+  std::optional<llvm::json::Value> header;
   try {
     archive.load_from(path.str());
     c10::IValue json;
@@ -170,15 +131,14 @@ llvm::Expected<std::pair<ActorCritic, ModelMetadata>> loadModel(llvm::StringRef 
     auto parsed = llvm::json::parse(json.toStringRef());
     if (!parsed)
       return fail("its metadata is not valid JSON: " + llvm::toString(parsed.takeError()));
-    llvm::json::Path::Root root("metadata");
-    if (!fromJSON(*parsed, metadata, root))
-      return fail("its metadata is incomplete: " + llvm::toString(root.getError()));
+    header = std::move(*parsed);
   } catch (const c10::Error &e) {
     return fail(llvm::Twine("it is not a readable model file (") + e.what_without_backtrace() + ")");
   }
-  if (auto why = incompatibility(metadata))
-    return fail(*why);
-  ActorCritic network(metadata.numFeatures, metadata.numActions, metadata.hidden);
+  auto metadata = modelMetadata(*header, path);
+  if (!metadata)
+    return metadata.takeError();
+  ActorCritic network(metadata->numFeatures, metadata->numActions, metadata->hidden);
   try {
     network->load(archive);
   } catch (const c10::Error &e) {
@@ -186,245 +146,34 @@ llvm::Expected<std::pair<ActorCritic, ModelMetadata>> loadModel(llvm::StringRef 
                 e.what_without_backtrace() + ")");
   }
   network->eval();
-  return std::make_pair(network, metadata);
+  return std::make_pair(network, std::move(*metadata));
 }
 
-//===----------------------------------------------------------------------===//
-// The network as a Policy
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// tanh as a rational function of odd degree 13 over even degree 6 (the
-/// minimax coefficients Eigen and MLIR's math polynomial approximation use),
-/// within 2.4e-7 of tanh on the clamped range. Plain arithmetic, so the
-/// activation loop vectorizes; libm's tanhf was half of a decision's time.
-inline float fastTanh(float x) {
-  constexpr float clamp = 7.90531110763549805f;
-  x = std::min(clamp, std::max(-clamp, x));
-  const float x2 = x * x;
-  float p = -2.76076847742355e-16f;
-  p = p * x2 + 2.00018790482477e-13f;
-  p = p * x2 - 8.60467152213735e-11f;
-  p = p * x2 + 5.12229709037114e-08f;
-  p = p * x2 + 1.48572235717979e-05f;
-  p = p * x2 + 6.37261928875436e-04f;
-  p = p * x2 + 4.89352455891786e-03f;
-  float q = 1.19825839466702e-06f;
-  q = q * x2 + 1.18534705686654e-04f;
-  q = q * x2 + 2.26843463243900e-03f;
-  q = q * x2 + 4.89352518554385e-03f;
-  return x * p / q;
-}
-
-/// Sixteen floats: one AVX-512 register, two AVX2 ones, four SSE ones. The
-/// aligned(4) typedef loads and stores at any float address.
-typedef float Floats16 __attribute__((vector_size(64), aligned(4)));
-constexpr unsigned kLanes = 16;
-
-/// y[0, 16 * Blocks) = bias + x^T W over the columns from \p weights on, the
-/// accumulators held in registers across the whole input loop.
-template <unsigned Blocks>
-inline void accumulateColumns(const float *weights, unsigned stride, const float *bias,
-                              const float *x, unsigned in, float *y) {
-  Floats16 sum[Blocks];
-  for (unsigned b = 0; b < Blocks; ++b)
-    std::memcpy(&sum[b], bias + b * kLanes, sizeof(Floats16));
-  for (unsigned i = 0; i < in; ++i) {
-    const float xi = x[i];
-    if (xi == 0.0f)
-      continue; // features are sparse: many are zero
-    const float *row = weights + size_t(i) * stride;
-    for (unsigned b = 0; b < Blocks; ++b)
-      sum[b] += *reinterpret_cast<const Floats16 *>(row + b * kLanes) * xi;
+llvm::Expected<std::pair<ActorCritic, ModelMetadata>> loadModel(llvm::StringRef path) {
+  configureTorchThreads();
+  char magic[4] = {};
+  if (std::FILE *file = std::fopen(path.str().c_str(), "rb")) {
+    size_t read = std::fread(magic, 1, sizeof(magic), file);
+    std::fclose(file);
+    if (read == sizeof(magic) && std::memcmp(magic, "PK\x03\x04", 4) == 0)
+      return loadTorchArchive(path);
   }
-  for (unsigned b = 0; b < Blocks; ++b)
-    *reinterpret_cast<Floats16 *>(y + b * kLanes) = sum[b];
-}
-
-/// y = bias + x^T W for W stored [in][stride], stride a multiple of 16, in
-/// column blocks of 64 (what AVX2's 16 registers hold beside the inputs);
-/// then tanh on the first \p activated outputs.
-/// Cloned per instruction set and chosen at load time: the single-sample MLP
-/// is most of a decision's time, and Debian builds for baseline x86-64.
-__attribute__((target_clones("avx512f", "arch=haswell", "default"))) void
-denseForward(const float *weights, unsigned stride, const float *bias, const float *x,
-             unsigned in, float *y, unsigned activated) {
-  unsigned column = 0;
-  for (; column + 4 * kLanes <= stride; column += 4 * kLanes)
-    accumulateColumns<4>(weights + column, stride, bias + column, x, in, y + column);
-  for (; column < stride; column += kLanes)
-    accumulateColumns<1>(weights + column, stride, bias + column, x, in, y + column);
-  for (unsigned o = 0; o < activated; ++o)
-    y[o] = fastTanh(y[o]);
-}
-
-/// One dense layer, copied out of the network for single-sample inference.
-/// The weights are stored transposed ([in][stride]) so that the inner loop
-/// runs over independent outputs and vectorizes without reassociating sums;
-/// rows are padded with zero columns to a whole number of vectors.
-struct DenseLayer {
-  std::vector<float> weightT; ///< [in][stride], row-major, zero-padded
-  std::vector<float> bias;    ///< [stride], zero-padded
-  unsigned in = 0, out = 0, stride = 0;
-  /// Writes `stride` outputs to \p y; the first `out` are the layer's.
-  void apply(const float *x, float *y, bool tanhActivation) const {
-    denseForward(weightT.data(), stride, bias.data(), x, in, y, tanhActivation ? out : 0);
-  }
-};
-
-DenseLayer copyLayer(const torch::nn::LinearImpl &linear) {
-  torch::NoGradGuard noGrad;
-  DenseLayer layer;
-  torch::Tensor w = linear.weight.detach().contiguous().to(torch::kFloat32);
-  torch::Tensor b = linear.bias.detach().contiguous().to(torch::kFloat32);
-  layer.out = w.size(0);
-  layer.in = w.size(1);
-  layer.stride = (layer.out + kLanes - 1) / kLanes * kLanes;
-  layer.weightT.assign(size_t(layer.in) * layer.stride, 0.0f);
-  const float *data = w.data_ptr<float>();
-  for (unsigned o = 0; o < layer.out; ++o)
-    for (unsigned i = 0; i < layer.in; ++i)
-      layer.weightT[size_t(i) * layer.stride + o] = data[size_t(o) * layer.in + i];
-  layer.bias.assign(layer.stride, 0.0f);
-  std::copy(b.data_ptr<float>(), b.data_ptr<float>() + b.numel(), layer.bias.begin());
-  return layer;
-}
-
-/// Decisions take one sample at a time: a plain C++ forward pass over a
-/// snapshot of the weights costs a few microseconds, a libtorch call tens.
-class NetworkPolicy final : public Policy {
-public:
-  NetworkPolicy(ActorCritic network, ModelMetadata metadata) : meta(std::move(metadata)) {
-    for (const auto &child : network->trunk->children())
-      if (auto linear = std::dynamic_pointer_cast<torch::nn::LinearImpl>(child)) {
-        trunk.push_back(copyLayer(*linear));
-        widest = std::max(widest, trunk.back().stride);
-      }
-    policyHead = copyLayer(*network->policyHead);
-    valueHead = copyLayer(*network->valueHead);
-  }
-
-  Decision decide(const FeatureVector &features, const std::vector<bool> &mask) override {
-    Decision decision = evaluate(features, mask);
-    unsigned best = std::max_element(decision.probabilities.begin(),
-                                     decision.probabilities.end()) -
-                    decision.probabilities.begin();
-    return pick(std::move(decision), best);
-  }
-
-  Decision sample(const FeatureVector &features, const std::vector<bool> &mask,
-                  double random) override {
-    Decision decision = evaluate(features, mask);
-    unsigned index = drawFromDistribution(decision.probabilities, random);
-    return pick(std::move(decision), index);
-  }
-
-  /// Backpropagates d log p(action) / d logits = onehot(action) - p through
-  /// the policy head and the tanh trunk, then multiplies by the input.
-  std::vector<float> attribute(const FeatureVector &features, const std::vector<bool> &mask,
-                               unsigned action) override {
-    // Forward pass, keeping every layer's activations.
-    std::vector<std::vector<float>> activations{
-        std::vector<float>(features.begin(), features.end())};
-    for (const DenseLayer &layer : trunk) {
-      std::vector<float> next(layer.stride);
-      layer.apply(activations.back().data(), next.data(), /*tanhActivation=*/true);
-      next.resize(layer.out);
-      activations.push_back(std::move(next));
-    }
-    Decision decision = heads(activations.back().data(), mask);
-    std::vector<float> gradient(policyHead.out, 0.0f);
-    for (unsigned j = 0; j < policyHead.out; ++j)
-      if (mask[j])
-        gradient[j] = (j == action ? 1.0f : 0.0f) - decision.probabilities[j];
-    gradient = backThroughLinear(policyHead, gradient);
-    for (size_t l = trunk.size(); l-- > 0;) {
-      const std::vector<float> &out = activations[l + 1];
-      for (unsigned o = 0; o < out.size(); ++o)
-        gradient[o] *= 1.0f - out[o] * out[o]; // tanh'
-      gradient = backThroughLinear(trunk[l], gradient);
-    }
-    for (unsigned i = 0; i < gradient.size(); ++i)
-      gradient[i] *= features[i];
-    return gradient;
-  }
-
-  llvm::StringRef kind() const override { return "mlp"; }
-  const ModelMetadata &metadata() const override { return meta; }
-
-private:
-  Decision evaluate(const FeatureVector &features, const std::vector<bool> &mask) {
-    llvm::SmallVector<float, 256> a(widest), b(widest);
-    const float *x = features.data();
-    float *y = a.data();
-    for (const DenseLayer &layer : trunk) {
-      layer.apply(x, y, /*tanhActivation=*/true);
-      x = y;
-      y = (y == a.data()) ? b.data() : a.data();
-    }
-    return heads(x, mask);
-  }
-
-  /// The masked softmax and the value from the last hidden layer.
-  Decision heads(const float *hidden, const std::vector<bool> &mask) const {
-    std::vector<float> logits(policyHead.stride);
-    policyHead.apply(hidden, logits.data(), false);
-    logits.resize(policyHead.out);
-    float value[kLanes];
-    valueHead.apply(hidden, value, false);
-
-    Decision decision;
-    decision.value = value[0];
-    decision.probabilities.assign(logits.size(), 0.0f);
-    float maxLogit = -std::numeric_limits<float>::infinity();
-    for (size_t i = 0; i < logits.size(); ++i)
-      if (mask[i])
-        maxLogit = std::max(maxLogit, logits[i]);
-    double total = 0;
-    for (size_t i = 0; i < logits.size(); ++i)
-      if (mask[i])
-        total += decision.probabilities[i] = std::exp(logits[i] - maxLogit);
-    for (float &p : decision.probabilities)
-      p = total > 0 ? static_cast<float>(p / total) : 0.0f;
-    return decision;
-  }
-
-  /// The gradient with respect to a dense layer's input, given its output's.
-  static std::vector<float> backThroughLinear(const DenseLayer &layer,
-                                              const std::vector<float> &outGradient) {
-    std::vector<float> inGradient(layer.in, 0.0f);
-    for (unsigned i = 0; i < layer.in; ++i) {
-      const float *row = layer.weightT.data() + size_t(i) * layer.stride;
-      float sum = 0;
-      for (unsigned o = 0; o < layer.out; ++o)
-        sum += row[o] * outGradient[o];
-      inGradient[i] = sum;
-    }
-    return inGradient;
-  }
-
-  static Decision pick(Decision decision, unsigned index) {
-    decision.action = &actionCatalog()[index];
-    decision.probability = decision.probabilities[index];
-    return decision;
-  }
-
-  std::vector<DenseLayer> trunk;
-  DenseLayer policyHead, valueHead;
-  unsigned widest = 0; ///< the widest trunk layer's stride
-  ModelMetadata meta;
-};
-} // namespace
-
-std::unique_ptr<Policy> createNetworkPolicy(ActorCritic network, ModelMetadata metadata) {
-  return std::make_unique<NetworkPolicy>(std::move(network), std::move(metadata));
-}
-
-llvm::Expected<std::unique_ptr<Policy>> loadPolicy(llvm::StringRef path) {
-  auto loaded = loadModel(path);
+  auto loaded = readModel(path);
   if (!loaded)
     return loaded.takeError();
-  return createNetworkPolicy(std::move(loaded->first), std::move(loaded->second));
+  auto &[weights, metadata] = *loaded;
+  ActorCritic network(metadata.numFeatures, metadata.numActions, metadata.hidden);
+  std::vector<torch::nn::LinearImpl *> layers = linearLayers(network);
+  for (size_t i = 0; i < weights.trunk.size(); ++i)
+    fromDense(weights.trunk[i], *layers[i]);
+  fromDense(weights.policy, *layers[layers.size() - 2]);
+  fromDense(weights.value, *layers.back());
+  network->eval();
+  return std::make_pair(network, std::move(metadata));
+}
+
+std::unique_ptr<Policy> createNetworkPolicy(ActorCritic network, ModelMetadata metadata) {
+  return createModelPolicy(toWeights(network), std::move(metadata));
 }
 
 } // namespace mqss

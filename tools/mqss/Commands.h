@@ -48,6 +48,7 @@ int explainMain();
 extern llvm::cl::SubCommand serveCommand;
 int serveMain();
 
+// In mqss-train (libtorch), which `mqss train|retrain` runs:
 extern llvm::cl::SubCommand retrainCommand;
 int retrainMain(int argc, char **argv);
 
@@ -57,6 +58,7 @@ int collectMain();
 extern llvm::cl::SubCommand evaluateCommand;
 int evaluateMain();
 
+// In mqss-train, as retrain is.
 extern llvm::cl::SubCommand trainCommand;
 int trainMain(int argc, char **argv);
 

@@ -1,48 +1,42 @@
 //===- mqss.cpp - The MQSS-Selector command line ---------------------------===//
 //
 // A thin dispatcher: each subcommand parses its options and calls the library.
+// `train` and `retrain` learn with libtorch, which takes 0.4 s to load: they
+// are the mqss-train executable beside this one, which `mqss` runs for them,
+// so that every other command starts in milliseconds.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
 
-#include "mqss/Runtime/Target.h"
-
-#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/WithColor.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
 
 using namespace llvm;
 
-namespace mqss::tool {
-cl::OptionCategory &category() {
-  static cl::OptionCategory options("mqss options");
-  return options;
-}
-bool parseTargetList(StringRef list, StringRef tool, std::vector<std::string> &targets) {
-  targets.clear();
-  SmallVector<StringRef> names;
-  list.split(names, ',', -1, false);
-  for (StringRef name : names) {
-    if (name.trim().empty())
-      continue;
-    if (auto resolved = mqss::resolveTarget(name.trim()); !resolved) {
-      WithColor::error(errs(), tool) << toString(resolved.takeError()) << "\n";
-      return false;
-    }
-    targets.push_back(name.trim().str());
-  }
-  return true;
+/// Runs mqss-train, the executable beside this one, with \p argv; returns
+/// only when it cannot.
+static int runTrainingCommand(char **argv) {
+  std::string self = sys::fs::getMainExecutable(argv[0], (void *)&runTrainingCommand);
+  SmallString<256> path(sys::path::parent_path(self));
+  sys::path::append(path, "mqss-train");
+  execv(path.c_str(), argv);
+  errs() << "mqss: error: cannot run '" << path << "' for `mqss " << argv[1]
+         << "`: " << std::strerror(errno)
+         << " (training is that executable, installed beside mqss)\n";
+  return 1;
 }
 
-void printJsonError(const Twine &message) {
-  outs() << formatv("{0:2}", json::Value(json::Object{{"error", message.str()}})) << "\n";
-}
-} // namespace mqss::tool
 
 int main(int argc, char **argv) {
+  if (argc > 1 && (StringRef(argv[1]) == "train" || StringRef(argv[1]) == "retrain"))
+    return runTrainingCommand(argv);
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(mqss::tool::category());
   // LLVM's --help exits 0 even after "Unknown subcommand": check first.
@@ -92,14 +86,10 @@ int main(int argc, char **argv) {
     return mqss::tool::explainMain();
   if (mqss::tool::serveCommand)
     return mqss::tool::serveMain();
-  if (mqss::tool::retrainCommand)
-    return mqss::tool::retrainMain(argc, argv);
   if (mqss::tool::collectCommand)
     return mqss::tool::collectMain();
   if (mqss::tool::evaluateCommand)
     return mqss::tool::evaluateMain();
-  if (mqss::tool::trainCommand)
-    return mqss::tool::trainMain(argc, argv);
 
   errs() << "mqss: no subcommand given; run `mqss --help`\n";
   return 2;

@@ -1,6 +1,7 @@
 //===- Network.h - The actor-critic MLP (libtorch) -------------------------===//
 //
-// Includes libtorch: only lib/Policy and lib/Train include this header.
+// Includes libtorch: only lib/Policy/Network.cpp, lib/Train and the unit
+// tests include this header, and only they link libtorch (MQSSNetwork).
 // libtorch throws c10::Error; the functions here that cross into the rest of
 // MQSS-Selector catch it and return llvm::Error.
 //
@@ -31,14 +32,15 @@ TORCH_MODULE(ActorCritic);
 /// Logits with illegal actions set to -inf; \p mask is [B, A] bool.
 torch::Tensor maskLogits(const torch::Tensor &logits, const torch::Tensor &mask);
 
-/// Writes the network and \p metadata to one file.
+/// Writes the network and \p metadata as a model file (Model.h).
 llvm::Error saveModel(ActorCritic &network, const ModelMetadata &metadata,
                       llvm::StringRef path);
 
-/// Reads a model file (checked against this build, see loadPolicy).
+/// Reads a model file (checked against this build, see loadPolicy), or a
+/// libtorch archive, the format models had before Model.h.
 llvm::Expected<std::pair<ActorCritic, ModelMetadata>> loadModel(llvm::StringRef path);
 
-/// Wraps a network as a Policy (shares its parameters).
+/// A Policy deciding with a snapshot of the network's parameters.
 std::unique_ptr<Policy> createNetworkPolicy(ActorCritic network, ModelMetadata metadata);
 
 /// Makes libtorch single-threaded: decisions are single-sample, and the

@@ -1,0 +1,58 @@
+//===- Model.h - A trained model's file: weights and metadata, no libtorch -===//
+//
+// Selecting needs a model's weights, not libtorch: loading libtorch (and the
+// hundreds of libraries Debian's build of it pulls in) took 0.43 s of every
+// process's start, forty times `mlir-opt`'s. So a model file is MQSS's own
+// (a JSON header and the float32 weights), read and written here; training
+// (lib/Policy/Network.cpp, lib/Train) converts between it and libtorch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MQSS_POLICY_MODEL_H
+#define MQSS_POLICY_MODEL_H
+
+#include "mqss/Policy/Policy.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <utility>
+#include <vector>
+
+namespace mqss {
+
+/// One dense layer: y = weight x + bias.
+struct DenseWeights {
+  unsigned in = 0, out = 0;
+  std::vector<float> weight; ///< [out][in], row-major (libtorch's layout)
+  std::vector<float> bias;   ///< [out]
+};
+
+/// The actor-critic MLP: a tanh trunk, a policy head (one logit per catalog
+/// action) and a value head.
+struct ModelWeights {
+  std::vector<DenseWeights> trunk;
+  DenseWeights policy, value;
+};
+
+/// Writes \p weights and \p metadata to \p path, through a temporary file
+/// renamed over it, so that a reader never sees half a model (checkpoints
+/// are written while training may be killed).
+llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadata,
+                       llvm::StringRef path);
+
+/// Reads a model file written by writeModel, checked against this build as
+/// loadPolicy() says. Every failure names the file and what is wrong.
+llvm::Expected<std::pair<ModelWeights, ModelMetadata>> readModel(llvm::StringRef path);
+
+/// The metadata in a model file's \p header, checked against this build.
+/// (lib/Policy/Network.cpp reads it from older, libtorch-archive models.)
+llvm::Expected<ModelMetadata> modelMetadata(const llvm::json::Value &header,
+                                            llvm::StringRef path);
+
+/// The network as a Policy: a plain C++ forward pass, a few microseconds a
+/// decision.
+std::unique_ptr<Policy> createModelPolicy(const ModelWeights &weights, ModelMetadata metadata);
+
+} // namespace mqss
+
+#endif // MQSS_POLICY_MODEL_H

@@ -1,0 +1,265 @@
+//===- Model.cpp - A model file: a JSON header, then the float32 weights --===//
+//
+// The file:
+//   MQSS-Selector model\n
+//   {metadata, and "tensors": [{"name", "shape"}, ...]}\n
+//   the tensors' floats, little-endian, one after another in that order
+//
+//===----------------------------------------------------------------------===//
+
+#include "mqss/Policy/Model.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+namespace mqss {
+
+static constexpr llvm::StringLiteral kMagic = "MQSS-Selector model\n";
+
+static llvm::json::Value toJSON(const ModelMetadata &m) {
+  llvm::json::Array hidden, targets;
+  for (unsigned h : m.hidden)
+    hidden.push_back(h);
+  for (const std::string &t : m.targets)
+    targets.push_back(t);
+  llvm::json::Object object{{"format", m.formatVersion},
+                            {"mlir_version", m.mlirVersion},
+                            {"feature_spec_hash", m.featureSpecHash},
+                            {"catalog_hash", m.catalogHash},
+                            {"num_features", m.numFeatures},
+                            {"num_actions", m.numActions},
+                            {"hidden", std::move(hidden)},
+                            {"targets", std::move(targets)},
+                            {"training_command", m.trainingCommand},
+                            {"figures", llvm::json::Object(m.figures)}};
+  if (m.minTrainedLog2Ops && m.maxTrainedLog2Ops)
+    object["trained_log2_ops"] =
+        llvm::json::Object{{"min", *m.minTrainedLog2Ops}, {"max", *m.maxTrainedLog2Ops}};
+  return object;
+}
+
+static bool fromJSON(const llvm::json::Value &value, ModelMetadata &m, llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  int64_t numFeatures = 0, numActions = 0;
+  std::vector<int64_t> hidden;
+  bool ok = mapper && mapper.map("format", m.formatVersion) &&
+            mapper.map("mlir_version", m.mlirVersion) &&
+            mapper.map("feature_spec_hash", m.featureSpecHash) &&
+            mapper.map("catalog_hash", m.catalogHash) &&
+            mapper.map("num_features", numFeatures) &&
+            mapper.map("num_actions", numActions) && mapper.map("hidden", hidden) &&
+            mapper.mapOptional("targets", m.targets) &&
+            mapper.mapOptional("training_command", m.trainingCommand);
+  m.numFeatures = static_cast<unsigned>(numFeatures);
+  m.numActions = static_cast<unsigned>(numActions);
+  m.hidden.assign(hidden.begin(), hidden.end());
+  if (ok)
+    if (const llvm::json::Object *figures = value.getAsObject()->getObject("figures"))
+      m.figures = *figures;
+  if (ok)
+    if (const llvm::json::Object *range = value.getAsObject()->getObject("trained_log2_ops")) {
+      m.minTrainedLog2Ops = range->getNumber("min");
+      m.maxTrainedLog2Ops = range->getNumber("max");
+    }
+  return ok;
+}
+
+/// Why a model cannot be used with this build, or nothing.
+static std::optional<std::string> incompatibility(const ModelMetadata &model) {
+  ModelMetadata here = currentMetadata();
+  auto mismatch = [](llvm::StringRef what, llvm::StringRef theirs, llvm::StringRef ours) {
+    return llvm::formatv("it was trained against {0} {1}, but this build has {2}; "
+                         "retrain it with `mqss train` (or use a model made by this "
+                         "version)",
+                         what, theirs, ours)
+        .str();
+  };
+  if (model.formatVersion != here.formatVersion)
+    return mismatch("model format", model.formatVersion, here.formatVersion);
+  if (model.featureSpecHash != here.featureSpecHash || model.numFeatures != here.numFeatures)
+    return mismatch("feature spec", model.featureSpecHash, here.featureSpecHash);
+  if (model.catalogHash != here.catalogHash || model.numActions != here.numActions)
+    return mismatch("action catalog", model.catalogHash, here.catalogHash);
+  if (model.mlirVersion != here.mlirVersion)
+    return mismatch("MLIR", model.mlirVersion, here.mlirVersion);
+  return std::nullopt;
+}
+
+llvm::Expected<ModelMetadata> modelMetadata(const llvm::json::Value &header,
+                                            llvm::StringRef path) {
+  ModelMetadata metadata;
+  llvm::json::Path::Root root("metadata");
+  if (!fromJSON(header, metadata, root))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot use the model '" + path +
+                                       "': its metadata is incomplete: " +
+                                       llvm::toString(root.getError()));
+  if (auto why = incompatibility(metadata))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot use the model '" + path + "': " + *why);
+  return metadata;
+}
+
+namespace {
+/// The tensors of \p weights in file order, with their names.
+template <typename Weights, typename Visit>
+void forEachTensor(Weights &weights, Visit visit) {
+  auto layer = [&](const std::string &name, auto &dense) {
+    visit(name + ".weight", dense.out, dense.in, dense.weight);
+    visit(name + ".bias", dense.out, 0u, dense.bias);
+  };
+  for (size_t i = 0; i < weights.trunk.size(); ++i)
+    layer("trunk." + std::to_string(i), weights.trunk[i]);
+  layer("policy", weights.policy);
+  layer("value", weights.value);
+}
+} // namespace
+
+llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadata,
+                       llvm::StringRef path) {
+  llvm::json::Value header = toJSON(metadata);
+  llvm::json::Array tensors;
+  forEachTensor(weights, [&](const std::string &name, unsigned rows, unsigned columns,
+                             const std::vector<float> &) {
+    llvm::json::Array shape{rows};
+    if (columns)
+      shape.push_back(columns);
+    tensors.push_back(llvm::json::Object{{"name", name}, {"shape", std::move(shape)}});
+  });
+  (*header.getAsObject())["tensors"] = std::move(tensors);
+
+  std::string temporary = (path + ".tmp").str();
+  auto fail = [&](std::error_code ec) {
+    llvm::sys::fs::remove(temporary);
+    return llvm::createStringError(ec, "cannot write the model '" + path + "': " + ec.message());
+  };
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(temporary, ec);
+    if (ec)
+      return fail(ec);
+    os << kMagic << header << "\n";
+    forEachTensor(weights, [&](const std::string &, unsigned, unsigned,
+                               const std::vector<float> &values) {
+      os.write(reinterpret_cast<const char *>(values.data()), values.size() * sizeof(float));
+    });
+    os.close();
+    if (std::error_code error = os.error()) {
+      os.clear_error(); // else the stream's destructor aborts
+      return fail(error);
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
+    return fail(ec);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::pair<ModelWeights, ModelMetadata>> readModel(llvm::StringRef path) {
+  auto fail = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot use the model '" + path + "': " + why);
+  };
+  if (!llvm::sys::fs::exists(path))
+    return fail("no such file");
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return fail(buffer.getError().message());
+  llvm::StringRef text = (*buffer)->getBuffer();
+  if (text.starts_with("PK\x03\x04"))
+    return fail("it is a libtorch archive, the model format of MQSS-Selector before "
+                "2026-11-30; `mqss train --annotate=" + path +
+                "` rewrites it in the current format (weights unchanged)");
+  if (!text.consume_front(kMagic))
+    return fail("it is not a readable model file (it does not begin with an "
+                "MQSS-Selector model's header)");
+  auto [line, data] = text.split('\n');
+  auto parsed = llvm::json::parse(line);
+  if (!parsed)
+    return fail("its metadata is not valid JSON: " + llvm::toString(parsed.takeError()));
+  auto checked = modelMetadata(*parsed, path);
+  if (!checked)
+    return checked.takeError();
+  ModelMetadata metadata = std::move(*checked);
+
+  // The network its metadata describes, filled from the file in order.
+  ModelWeights weights;
+  unsigned width = metadata.numFeatures;
+  auto shape = [](DenseWeights &dense, unsigned in, unsigned out) {
+    dense.in = in;
+    dense.out = out;
+    dense.weight.resize(size_t(in) * out);
+    dense.bias.resize(out);
+  };
+  for (unsigned size : metadata.hidden) {
+    shape(weights.trunk.emplace_back(), width, size);
+    width = size;
+  }
+  shape(weights.policy, width, metadata.numActions);
+  shape(weights.value, width, 1);
+  const llvm::json::Array *tensors = parsed->getAsObject()->getArray("tensors");
+  if (!tensors)
+    return fail("its metadata lists no tensors");
+  std::string mismatch;
+  size_t index = 0, offset = 0;
+  forEachTensor(weights, [&](const std::string &name, unsigned rows, unsigned columns,
+                             std::vector<float> &values) {
+    if (!mismatch.empty())
+      return;
+    const llvm::json::Object *tensor =
+        index < tensors->size() ? (*tensors)[index].getAsObject() : nullptr;
+    ++index;
+    std::vector<int64_t> dims{rows};
+    if (columns)
+      dims.push_back(columns);
+    auto describe = [](llvm::StringRef name, llvm::ArrayRef<int64_t> shape) {
+      std::string text = name.str() + " [";
+      for (size_t d = 0; d < shape.size(); ++d)
+        text += (d ? "x" : "") + std::to_string(shape[d]);
+      return text + "]";
+    };
+    std::optional<llvm::StringRef> listedName = tensor ? tensor->getString("name") : std::nullopt;
+    std::vector<int64_t> listedDims;
+    if (const llvm::json::Array *shape = tensor ? tensor->getArray("shape") : nullptr)
+      for (const llvm::json::Value &d : *shape)
+        listedDims.push_back(d.getAsInteger().value_or(-1));
+    if (!listedName || *listedName != name || listedDims != dims) {
+      mismatch = "its parameters do not fit the network its metadata describes (" +
+                 (tensor ? "tensor " + std::to_string(index - 1) + " is " +
+                               describe(listedName.value_or("?"), listedDims)
+                         : std::string("tensors missing")) +
+                 ", expected " + describe(name, dims) + ")";
+      return;
+    }
+    size_t bytes = values.size() * sizeof(float);
+    if (offset + bytes > data.size()) {
+      mismatch = "it is truncated (" + std::to_string(data.size()) + " bytes of weights)";
+      return;
+    }
+    std::memcpy(values.data(), data.data() + offset, bytes);
+    offset += bytes;
+  });
+  if (mismatch.empty() && index != tensors->size())
+    mismatch = "its parameters do not fit the network its metadata describes (" +
+               std::to_string(tensors->size()) + " tensors, expected " +
+               std::to_string(index) + ")";
+  if (mismatch.empty() && offset != data.size())
+    mismatch = "it has " + std::to_string(data.size() - offset) +
+               " bytes after the weights its metadata describes";
+  if (!mismatch.empty())
+    return fail(mismatch);
+  return std::make_pair(std::move(weights), std::move(metadata));
+}
+
+llvm::Expected<std::unique_ptr<Policy>> loadPolicy(llvm::StringRef path) {
+  auto loaded = readModel(path);
+  if (!loaded)
+    return loaded.takeError();
+  return createModelPolicy(loaded->first, std::move(loaded->second));
+}
+
+} // namespace mqss
