@@ -26,4 +26,19 @@ if "$work/consumer/mqss-consumer" "$src/examples/matmul.mlir" riscv 2> "$work/er
   echo "an unknown target was accepted"; exit 1
 fi
 grep -q "unknown target 'riscv'" "$work/err.txt"
+# The installed executables run from the prefix: they find MLIR's shared
+# libraries, `mqss train` finds mqss-train beside mqss, and selecting with
+# the installed model loads no libtorch.
+installed=$(MQSS_MODEL="$prefix/share/mqss/models/default.pt" \
+  "$prefix/bin/mqss" select "$src/examples/matmul.mlir" --target=x86-avx2)
+grep -q 'transform-interpreter' <<< "$installed" || {
+  echo "the installed mqss selected nothing:"; echo "$installed"; exit 1; }
+"$prefix/bin/mqss" train --help | grep -q "SUBCOMMAND 'train'" || {
+  echo "the installed mqss train did not run mqss-train"; exit 1; }
+"$prefix/bin/mqss-opt" --pass-pipeline='builtin.module(mqss-select{target=x86-avx2})' \
+  "$src/examples/matmul.mlir" -o /dev/null
+if ldd "$prefix/bin/mqss" "$prefix/bin/mqss-opt" | grep -q libtorch; then
+  echo "mqss or mqss-opt links libtorch"; exit 1
+fi
 echo "consumer built against the installed package and selected: $(grep '^// @matmul' <<< "$out")"
+echo "installed mqss, mqss train and mqss-opt run from $prefix"
