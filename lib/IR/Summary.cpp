@@ -420,6 +420,9 @@ IRSummary summarize(ModuleOp module) {
 namespace {
 /// Counts what one call of a function executes (executedOps).
 struct ExecutedOpsCounter {
+  ExecutedOpsCounter(double enough, const FunctionOps *declared)
+      : enough(enough), declared(declared) {}
+
   double enough;
   const FunctionOps *declared;
   SymbolTableCollection symbols;
@@ -580,13 +583,13 @@ std::string refusalReason(ModuleOp module) {
 
 std::optional<double> executedOps(func::FuncOp function, double enough,
                                   const FunctionOps *declared) {
-  ExecutedOpsCounter counter{enough, declared, {}, {}};
+  ExecutedOpsCounter counter(enough, declared);
   return counter.function(function);
 }
 
 FunctionOps executedOpsByFunction(ModuleOp module, double enough) {
   FunctionOps counts;
-  ExecutedOpsCounter counter{enough, nullptr, {}, {}};
+  ExecutedOpsCounter counter(enough, nullptr);
   for (auto function : module.getOps<func::FuncOp>())
     if (!function.isExternal())
       counts[function.getSymName()] = counter.function(function);
