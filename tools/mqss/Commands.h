@@ -48,7 +48,15 @@ int explainMain();
 extern llvm::cl::SubCommand serveCommand;
 int serveMain();
 
-// In mqss-train (libtorch), which `mqss train|retrain` runs:
+// In mqss-train (libtorch), which `mqss train|retrain` runs; `mqss --help`
+// lists them with these descriptions.
+inline constexpr const char *kRetrainDescription =
+    "Fine-tune the model with PPO on the trajectories `mqss serve` logged, compare "
+    "candidate and current on the validation split, and promote the candidate "
+    "(atomic file swap, then a reload of the server) only if it does not regress";
+inline constexpr const char *kTrainDescription =
+    "Train the policy: behaviour cloning from the baselines, then PPO on measured "
+    "rewards; resumable (rerun the same command after an interruption)";
 extern llvm::cl::SubCommand retrainCommand;
 int retrainMain(int argc, char **argv);
 

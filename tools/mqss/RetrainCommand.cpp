@@ -13,10 +13,7 @@ using namespace llvm;
 
 namespace mqss::tool {
 
-cl::SubCommand retrainCommand(
-    "retrain", "Fine-tune the model with PPO on the trajectories `mqss serve` logged, compare "
-               "candidate and current on the validation split, and promote the candidate "
-               "(atomic file swap, then a reload of the server) only if it does not regress");
+cl::SubCommand retrainCommand("retrain", kRetrainDescription);
 static cl::opt<std::string> since("since", cl::desc("Trajectories logged in this window (24h, 30m, 2d)"),
                                   cl::init("24h"), cl::sub(retrainCommand), cl::cat(category()));
 static cl::opt<std::string> model("model",

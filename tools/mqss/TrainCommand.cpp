@@ -13,9 +13,7 @@ using namespace llvm;
 
 namespace mqss::tool {
 
-cl::SubCommand trainCommand(
-    "train", "Train the policy: behaviour cloning from the baselines, then PPO on measured "
-             "rewards; resumable (rerun the same command after an interruption)");
+cl::SubCommand trainCommand("train", kTrainDescription);
 static cl::opt<std::string> out("out",
                                 cl::desc("Directory for checkpoints, logs and the model (required "
                                          "unless --annotate)"),

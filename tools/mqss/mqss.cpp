@@ -20,6 +20,10 @@
 
 using namespace llvm;
 
+// Listed by --help; runTrainingCommand runs them before options are parsed.
+static cl::SubCommand trainListed("train", mqss::tool::kTrainDescription);
+static cl::SubCommand retrainListed("retrain", mqss::tool::kRetrainDescription);
+
 /// Runs mqss-train, the executable beside this one, with \p argv; returns
 /// only when it cannot.
 static int runTrainingCommand(char **argv) {
