@@ -14,11 +14,15 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 namespace mqss {
 
 static constexpr llvm::StringLiteral kMagic = "MQSS-Selector model\n";
+/// How a libtorch archive (a zip file) begins.
+static constexpr llvm::StringLiteral kTorchArchiveMagic = "PK\x03\x04";
 
 static llvm::json::Value toJSON(const ModelMetadata &m) {
   llvm::json::Array hidden, targets;
@@ -89,48 +93,75 @@ static std::optional<std::string> incompatibility(const ModelMetadata &model) {
   return std::nullopt;
 }
 
+llvm::Error modelError(llvm::StringRef path, const llvm::Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "cannot use the model '" + path + "': " + why);
+}
+
+bool isTorchArchive(llvm::StringRef path) {
+  char start[4] = {};
+  std::FILE *file = std::fopen(path.str().c_str(), "rb");
+  if (!file)
+    return false;
+  size_t read = std::fread(start, 1, sizeof(start), file);
+  std::fclose(file);
+  return llvm::StringRef(start, read) == kTorchArchiveMagic;
+}
+
 llvm::Expected<ModelMetadata> modelMetadata(const llvm::json::Value &header,
                                             llvm::StringRef path) {
   ModelMetadata metadata;
   llvm::json::Path::Root root("metadata");
   if (!fromJSON(header, metadata, root))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot use the model '" + path +
-                                       "': its metadata is incomplete: " +
-                                       llvm::toString(root.getError()));
+    return modelError(path, "its metadata is incomplete: " + llvm::toString(root.getError()));
   if (auto why = incompatibility(metadata))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot use the model '" + path + "': " + *why);
+    return modelError(path, *why);
   return metadata;
 }
 
 namespace {
-/// The tensors of \p weights in file order, with their names.
-template <typename Weights, typename Visit>
-void forEachTensor(Weights &weights, Visit visit) {
+/// One tensor of a model file: its name, its shape and where its values are.
+template <typename Values> struct Tensor {
+  std::string name;
+  std::vector<int64_t> shape;
+  Values *values;
+};
+
+/// The tensors of \p weights in file order.
+template <typename Weights> auto tensorsOf(Weights &weights) {
+  using Values = std::conditional_t<std::is_const_v<Weights>, const std::vector<float>,
+                                    std::vector<float>>;
+  std::vector<Tensor<Values>> tensors;
   auto layer = [&](const std::string &name, auto &dense) {
-    visit(name + ".weight", dense.out, dense.in, dense.weight);
-    visit(name + ".bias", dense.out, 0u, dense.bias);
+    tensors.push_back({name + ".weight", {dense.out, dense.in}, &dense.weight});
+    tensors.push_back({name + ".bias", {dense.out}, &dense.bias});
   };
   for (size_t i = 0; i < weights.trunk.size(); ++i)
     layer("trunk." + std::to_string(i), weights.trunk[i]);
   layer("policy", weights.policy);
   layer("value", weights.value);
+  return tensors;
+}
+
+/// "name [rows x columns]", for errors.
+std::string describe(llvm::StringRef name, llvm::ArrayRef<int64_t> shape) {
+  std::string text = name.str() + " [";
+  for (size_t d = 0; d < shape.size(); ++d)
+    text += (d ? "x" : "") + std::to_string(shape[d]);
+  return text + "]";
 }
 } // namespace
 
 llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadata,
                        llvm::StringRef path) {
   llvm::json::Value header = toJSON(metadata);
-  llvm::json::Array tensors;
-  forEachTensor(weights, [&](const std::string &name, unsigned rows, unsigned columns,
-                             const std::vector<float> &) {
-    llvm::json::Array shape{rows};
-    if (columns)
-      shape.push_back(columns);
-    tensors.push_back(llvm::json::Object{{"name", name}, {"shape", std::move(shape)}});
-  });
-  (*header.getAsObject())["tensors"] = std::move(tensors);
+  llvm::json::Array listed;
+  auto tensors = tensorsOf(weights);
+  for (const auto &tensor : tensors)
+    listed.push_back(llvm::json::Object{
+        {"name", tensor.name},
+        {"shape", llvm::json::Array(tensor.shape)}});
+  (*header.getAsObject())["tensors"] = std::move(listed);
 
   std::string temporary = (path + ".tmp").str();
   auto fail = [&](std::error_code ec) {
@@ -143,10 +174,9 @@ llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadat
     if (ec)
       return fail(ec);
     os << kMagic << header << "\n";
-    forEachTensor(weights, [&](const std::string &, unsigned, unsigned,
-                               const std::vector<float> &values) {
-      os.write(reinterpret_cast<const char *>(values.data()), values.size() * sizeof(float));
-    });
+    for (const auto &tensor : tensors)
+      os.write(reinterpret_cast<const char *>(tensor.values->data()),
+               tensor.values->size() * sizeof(float));
     os.close();
     if (std::error_code error = os.error()) {
       os.clear_error(); // else the stream's destructor aborts
@@ -159,28 +189,25 @@ llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadat
 }
 
 llvm::Expected<std::pair<ModelWeights, ModelMetadata>> readModel(llvm::StringRef path) {
-  auto fail = [&](const llvm::Twine &why) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot use the model '" + path + "': " + why);
-  };
   if (!llvm::sys::fs::exists(path))
-    return fail("no such file");
+    return modelError(path, "no such file");
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
-    return fail(buffer.getError().message());
+    return modelError(path, buffer.getError().message());
   llvm::StringRef text = (*buffer)->getBuffer();
-  if (text.starts_with("PK\x03\x04"))
-    return fail("it is a libtorch archive, the model format of MQSS-Selector before "
-                "2026-11-30; `mqss train --annotate=" + path +
-                "` rewrites it in the current format (weights unchanged)");
+  if (text.starts_with(kTorchArchiveMagic))
+    return modelError(path, "it is a libtorch archive, the model format of MQSS-Selector "
+                            "before 2026-11-30; `mqss train --annotate=" + path +
+                                "` rewrites it in the current format (weights unchanged)");
   if (!text.consume_front(kMagic))
-    return fail("it is not a readable model file (it does not begin with an "
-                "MQSS-Selector model's header)");
+    return modelError(path, "it is not a readable model file (it does not begin with an "
+                            "MQSS-Selector model's header)");
   auto [line, data] = text.split('\n');
   auto parsed = llvm::json::parse(line);
   if (!parsed)
-    return fail("its metadata is not valid JSON: " + llvm::toString(parsed.takeError()));
+    return modelError(path,
+                      "its metadata is not valid JSON: " + llvm::toString(parsed.takeError()));
   auto checked = modelMetadata(*parsed, path);
   if (!checked)
     return checked.takeError();
@@ -201,57 +228,41 @@ llvm::Expected<std::pair<ModelWeights, ModelMetadata>> readModel(llvm::StringRef
   }
   shape(weights.policy, width, metadata.numActions);
   shape(weights.value, width, 1);
-  const llvm::json::Array *tensors = parsed->getAsObject()->getArray("tensors");
-  if (!tensors)
-    return fail("its metadata lists no tensors");
-  std::string mismatch;
-  size_t index = 0, offset = 0;
-  forEachTensor(weights, [&](const std::string &name, unsigned rows, unsigned columns,
-                             std::vector<float> &values) {
-    if (!mismatch.empty())
-      return;
-    const llvm::json::Object *tensor =
-        index < tensors->size() ? (*tensors)[index].getAsObject() : nullptr;
-    ++index;
-    std::vector<int64_t> dims{rows};
-    if (columns)
-      dims.push_back(columns);
-    auto describe = [](llvm::StringRef name, llvm::ArrayRef<int64_t> shape) {
-      std::string text = name.str() + " [";
-      for (size_t d = 0; d < shape.size(); ++d)
-        text += (d ? "x" : "") + std::to_string(shape[d]);
-      return text + "]";
-    };
-    std::optional<llvm::StringRef> listedName = tensor ? tensor->getString("name") : std::nullopt;
-    std::vector<int64_t> listedDims;
+  const llvm::json::Array *listed = parsed->getAsObject()->getArray("tensors");
+  if (!listed)
+    return modelError(path, "its metadata lists no tensors");
+  auto misfit = [&](const llvm::Twine &what) {
+    return modelError(path, "its parameters do not fit the network its metadata describes (" +
+                                what + ")");
+  };
+  auto tensors = tensorsOf(weights);
+  size_t offset = 0;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const auto &expected = tensors[i];
+    const llvm::json::Object *tensor = i < listed->size() ? (*listed)[i].getAsObject() : nullptr;
+    std::optional<llvm::StringRef> name = tensor ? tensor->getString("name") : std::nullopt;
+    std::vector<int64_t> dims;
     if (const llvm::json::Array *shape = tensor ? tensor->getArray("shape") : nullptr)
       for (const llvm::json::Value &d : *shape)
-        listedDims.push_back(d.getAsInteger().value_or(-1));
-    if (!listedName || *listedName != name || listedDims != dims) {
-      mismatch = "its parameters do not fit the network its metadata describes (" +
-                 (tensor ? "tensor " + std::to_string(index - 1) + " is " +
-                               describe(listedName.value_or("?"), listedDims)
-                         : std::string("tensors missing")) +
-                 ", expected " + describe(name, dims) + ")";
-      return;
-    }
-    size_t bytes = values.size() * sizeof(float);
-    if (offset + bytes > data.size()) {
-      mismatch = "it is truncated (" + std::to_string(data.size()) + " bytes of weights)";
-      return;
-    }
-    std::memcpy(values.data(), data.data() + offset, bytes);
+        dims.push_back(d.getAsInteger().value_or(-1));
+    if (!name || *name != expected.name || dims != expected.shape)
+      return misfit((tensor ? "tensor " + std::to_string(i) + " is " +
+                                  describe(name.value_or("?"), dims)
+                            : std::string("tensors missing")) +
+                    ", expected " + describe(expected.name, expected.shape));
+    size_t bytes = expected.values->size() * sizeof(float);
+    if (offset + bytes > data.size())
+      return modelError(path, "it is truncated (" + std::to_string(data.size()) +
+                                  " bytes of weights)");
+    std::memcpy(expected.values->data(), data.data() + offset, bytes);
     offset += bytes;
-  });
-  if (mismatch.empty() && index != tensors->size())
-    mismatch = "its parameters do not fit the network its metadata describes (" +
-               std::to_string(tensors->size()) + " tensors, expected " +
-               std::to_string(index) + ")";
-  if (mismatch.empty() && offset != data.size())
-    mismatch = "it has " + std::to_string(data.size() - offset) +
-               " bytes after the weights its metadata describes";
-  if (!mismatch.empty())
-    return fail(mismatch);
+  }
+  if (listed->size() != tensors.size())
+    return misfit(std::to_string(listed->size()) + " tensors, expected " +
+                  std::to_string(tensors.size()));
+  if (offset != data.size())
+    return modelError(path, "it has " + std::to_string(data.size() - offset) +
+                                " bytes after the weights its metadata describes");
   return std::make_pair(std::move(weights), std::move(metadata));
 }
 

@@ -15,8 +15,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <cstdio>
-#include <cstring>
 #include <mutex>
 #include <optional>
 
@@ -117,10 +115,7 @@ llvm::Error saveModel(ActorCritic &network, const ModelMetadata &metadata,
 /// parameters and the metadata as a JSON string.
 static llvm::Expected<std::pair<ActorCritic, ModelMetadata>>
 loadTorchArchive(llvm::StringRef path) {
-  auto fail = [&](const llvm::Twine &why) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot use the model '" + path + "': " + why);
-  };
+  auto fail = [&](const llvm::Twine &why) { return modelError(path, why); };
   torch::serialize::InputArchive archive;
   std::optional<llvm::json::Value> header;
   try {
@@ -151,13 +146,8 @@ loadTorchArchive(llvm::StringRef path) {
 
 llvm::Expected<std::pair<ActorCritic, ModelMetadata>> loadModel(llvm::StringRef path) {
   configureTorchThreads();
-  char magic[4] = {};
-  if (std::FILE *file = std::fopen(path.str().c_str(), "rb")) {
-    size_t read = std::fread(magic, 1, sizeof(magic), file);
-    std::fclose(file);
-    if (read == sizeof(magic) && std::memcmp(magic, "PK\x03\x04", 4) == 0)
-      return loadTorchArchive(path);
-  }
+  if (isTorchArchive(path))
+    return loadTorchArchive(path);
   auto loaded = readModel(path);
   if (!loaded)
     return loaded.takeError();

@@ -44,10 +44,15 @@ llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadat
 /// loadPolicy() says. Every failure names the file and what is wrong.
 llvm::Expected<std::pair<ModelWeights, ModelMetadata>> readModel(llvm::StringRef path);
 
-/// The metadata in a model file's \p header, checked against this build.
-/// (lib/Policy/Network.cpp reads it from older, libtorch-archive models.)
+/// What lib/Policy/Network.cpp needs to read the models written before this
+/// format, libtorch archives, as readModel reads the current ones:
+/// - whether \p path begins as such an archive (a zip file) does;
+bool isTorchArchive(llvm::StringRef path);
+/// - the metadata in a model file's \p header, checked against this build;
 llvm::Expected<ModelMetadata> modelMetadata(const llvm::json::Value &header,
                                             llvm::StringRef path);
+/// - the error saying why the model at \p path cannot be used.
+llvm::Error modelError(llvm::StringRef path, const llvm::Twine &why);
 
 /// The network as a Policy: a plain C++ forward pass, a few microseconds a
 /// decision.
