@@ -98,12 +98,15 @@ unsigned targetVectorBits(llvm::StringRef target) {
     return 256;
   if (target == "x86-sse4")
     return 128;
-  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
-  if (host.lookup("avx512f"))
-    return 512;
-  if (host.lookup("avx2") || host.lookup("avx"))
-    return 256;
-  return 128;
+  static const unsigned hostBits = [] {
+    llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+    if (host.lookup("avx512f"))
+      return 512u;
+    if (host.lookup("avx2") || host.lookup("avx"))
+      return 256u;
+    return 128u;
+  }();
+  return hostBits;
 }
 
 FeatureVector encodeFeatures(const IRSummary &s, const EncoderContext &context) {

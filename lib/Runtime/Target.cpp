@@ -9,23 +9,38 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <algorithm>
+
 namespace mqss {
 
-static std::string hostFeatureString() {
+namespace {
+/// The host's CPU, asked once: cpuid and the formatting are not free, and
+/// the server resolves a target on every request.
+struct HostCPU {
+  std::string name = llvm::sys::getHostCPUName().str();
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  std::vector<std::string> enabled;
-  for (auto &entry : features)
-    enabled.push_back((entry.second ? "+" : "-") + entry.getKey().str());
-  std::sort(enabled.begin(), enabled.end());
-  std::string joined;
-  for (auto &f : enabled)
-    joined += (joined.empty() ? "" : ",") + f;
-  return joined;
-}
 
-std::vector<TargetSpec> knownTargets() {
-  return {
-      {"host", llvm::sys::getHostCPUName().str(), hostFeatureString(),
+  std::string featureString() const {
+    std::vector<std::string> enabled;
+    for (auto &entry : features)
+      enabled.push_back((entry.second ? "+" : "-") + entry.getKey().str());
+    std::sort(enabled.begin(), enabled.end());
+    std::string joined;
+    for (auto &f : enabled)
+      joined += (joined.empty() ? "" : ",") + f;
+    return joined;
+  }
+};
+
+const HostCPU &hostCPU() {
+  static const HostCPU host;
+  return host;
+}
+} // namespace
+
+const std::vector<TargetSpec> &knownTargets() {
+  static const std::vector<TargetSpec> targets = {
+      {"host", hostCPU().name, hostCPU().featureString(),
        "the machine this runs on, with all its CPU features",
        {}},
       {"x86-avx512", "skylake-avx512", "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma",
@@ -38,24 +53,26 @@ std::vector<TargetSpec> knownTargets() {
        "x86-64 with SSE4.2 (Nehalem class), 128-bit vectors",
        {"sse4.2"}},
   };
+  return targets;
 }
 
-llvm::Expected<TargetSpec> resolveTarget(llvm::StringRef name) {
-  std::vector<TargetSpec> targets = knownTargets();
-  for (TargetSpec &target : targets) {
+llvm::Expected<TargetSpec> resolveTarget(llvm::StringRef name, TargetUse use) {
+  const std::vector<TargetSpec> &targets = knownTargets();
+  for (const TargetSpec &target : targets) {
     if (target.name != name)
       continue;
-    llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+    if (use == TargetUse::Compile)
+      return target;
     std::string missing;
     for (const std::string &feature : target.requiredHostFeatures)
-      if (!host.lookup(feature))
+      if (!hostCPU().features.lookup(feature))
         missing += (missing.empty() ? "" : ", ") + feature;
     if (!missing.empty())
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           llvm::formatv("target '{0}' cannot run on this host (CPU {1} lacks "
                         "{2}); use --target=host or a smaller target",
-                        name, llvm::sys::getHostCPUName(), missing));
+                        name, hostCPU().name, missing));
     return target;
   }
   std::string names;

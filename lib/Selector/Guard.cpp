@@ -13,6 +13,7 @@
 #include "mqss/Actions/Baselines.h"
 #include "mqss/Actions/Sequence.h"
 #include "mqss/Policy/Policy.h"
+#include "mqss/Runtime/Target.h"
 #include "mqss/Runtime/TemporaryFile.h"
 
 #include "mlir/IR/OperationSupport.h"
@@ -61,6 +62,10 @@ ResolvedPipeline Selector::harnessPipeline(const Selection &selection) {
 }
 
 llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
+  if (auto runnable = resolveTarget(opts.target); !runnable)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the measured guard runs the code here: " +
+                                       llvm::toString(runnable.takeError()));
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os);
@@ -105,30 +110,41 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
     }
   }
 
-  double best = 0;
-  std::optional<size_t> bestIndex;
-  std::string lastFailure;
-  std::vector<std::string> notes;
-  for (size_t i = 0; i < candidates.size(); ++i) {
+  auto measure = [&](llvm::StringRef pipeline, llvm::StringRef baseline,
+                     std::optional<ResolvedPipeline> candidate) {
     RunRequest request;
     request.inputPath = file->path();
     request.target = opts.target;
-    request.pipeline = "mqss:guard-candidate";
-    request.baseline = "default";
+    request.pipeline = pipeline.str();
+    request.baseline = baseline.str();
     request.entry = opts.guardEntry;
     request.inputs.shapes = opts.guardShapes;
     request.inputs.scalars = opts.guardScalars;
     useNamedPipelines(request);
-    PipelineResolver named = request.resolvePipeline;
-    ResolvedPipeline candidate = harnessPipeline(candidates[i]);
-    request.resolvePipeline = [named, candidate](mlir::ModuleOp module, llvm::StringRef spec,
-                                                 llvm::StringRef target)
-        -> llvm::Expected<ResolvedPipeline> {
-      if (spec == "mqss:guard-candidate")
-        return candidate;
-      return named(module, spec, target);
-    };
-    RunReport report = runMeasurement(request);
+    if (candidate) {
+      PipelineResolver named = request.resolvePipeline;
+      request.resolvePipeline = [named, candidate = *candidate](
+                                    mlir::ModuleOp module, llvm::StringRef spec,
+                                    llvm::StringRef target) -> llvm::Expected<ResolvedPipeline> {
+        if (spec == "mqss:guard-candidate")
+          return candidate;
+        return named(module, spec, target);
+      };
+    }
+    return runMeasurement(request);
+  };
+
+  double best = 0;
+  std::optional<size_t> bestIndex;
+  std::string lastFailure;
+  std::vector<std::string> notes;
+  auto keepNotes = [&](const RunReport &report) {
+    for (const std::string &note : report.notes)
+      if (!llvm::is_contained(notes, note))
+        notes.push_back(note);
+  };
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    RunReport report = measure("mqss:guard-candidate", "default", harnessPipeline(candidates[i]));
     if (!report.ok() || !report.speedup) {
       lastFailure = (runStatusName(report.status) + ": " + report.message).str();
       continue;
@@ -137,13 +153,24 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
       best = report.speedup->median;
       bestIndex = i;
     }
-    for (const std::string &note : report.notes)
-      if (!llvm::is_contained(notes, note))
-        notes.push_back(note);
+    keepNotes(report);
   }
-  if (!bestIndex)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot measure the module: " + lastFailure);
+  if (!bestIndex) {
+    // No candidate ran: each crashed, timed out, computed something else or
+    // did not compile. `default` is what the guard keeps when no candidate
+    // beats it, so it is kept now too, once it has been seen to run.
+    RunReport report = measure("default", "naive", std::nullopt);
+    if (!report.ok())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "cannot measure the module: " + lastFailure +
+                                         "; `default` fails too: " +
+                                         runStatusName(report.status).str() + ": " +
+                                         report.message);
+    keepNotes(report);
+    notes.push_back("no candidate of the policy ran (" + lastFailure + "): `default` kept");
+    bestIndex = 0;
+    best = 0;
+  }
 
   Selection chosen = std::move(candidates[*bestIndex]);
   chosen.measuredSpeedup = best;

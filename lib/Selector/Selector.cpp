@@ -547,7 +547,9 @@ std::string Selector::modelPath() const {
 }
 
 llvm::Expected<std::unique_ptr<Selector>> Selector::create(const SelectorOptions &options) {
-  if (auto target = resolveTarget(options.target); !target)
+  // Deciding needs no code to run here; the measured guard's harness checks
+  // that the host can run the target.
+  if (auto target = resolveTarget(options.target, TargetUse::Compile); !target)
     return target.takeError();
   if (options.maxSteps == 0)
     return selectorError("max-steps must be at least 1");

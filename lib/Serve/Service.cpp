@@ -97,7 +97,8 @@ std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool a
       return error(400, "\"target\" must be a string");
     request.target = target->getAsString()->str();
   }
-  if (auto resolved = resolveTarget(request.target); !resolved)
+  // Decisions are for any known target; measuring needs one this host runs.
+  if (auto resolved = resolveTarget(request.target, TargetUse::Compile); !resolved)
     return error(400, llvm::toString(resolved.takeError()));
   if (const llvm::json::Value *previous = object->get("prev_passes")) {
     const llvm::json::Array *names = previous->getAsArray();
@@ -115,6 +116,9 @@ std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool a
     if (!measure->getAsBoolean())
       return error(400, "\"measure\" must be true or false");
     request.measure = *measure->getAsBoolean();
+    if (request.measure)
+      if (auto runnable = resolveTarget(request.target); !runnable)
+        return error(400, "cannot measure: " + llvm::toString(runnable.takeError()));
   }
   if (auto family = object->getString("family")) {
     if (!llvm::is_contained(expertFamilies(), family->str()))

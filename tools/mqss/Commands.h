@@ -13,9 +13,11 @@ namespace mqss::tool {
 llvm::cl::OptionCategory &category();
 
 /// Splits a comma-separated target list into \p targets, checking each name;
-/// an unknown one is reported as \p tool's error. Returns false on error.
+/// an unknown one, or one this host cannot run, is reported as \p tool's
+/// error. Returns false on error. With \p narrowToHost (a default list, not
+/// the user's), targets this host cannot run are left out with a note.
 bool parseTargetList(llvm::StringRef list, llvm::StringRef tool,
-                     std::vector<std::string> &targets);
+                     std::vector<std::string> &targets, bool narrowToHost = false);
 
 /// For a command printing JSON: its failure as {"error": message} on stdout,
 /// so that a consumer parsing the output gets the message, not nothing.

@@ -16,18 +16,31 @@ cl::OptionCategory &category() {
   static cl::OptionCategory options("mqss options");
   return options;
 }
-bool parseTargetList(StringRef list, StringRef tool, std::vector<std::string> &targets) {
+bool parseTargetList(StringRef list, StringRef tool, std::vector<std::string> &targets,
+                     bool narrowToHost) {
   targets.clear();
   SmallVector<StringRef> names;
   list.split(names, ',', -1, false);
   for (StringRef name : names) {
     if (name.trim().empty())
       continue;
-    if (auto resolved = mqss::resolveTarget(name.trim()); !resolved) {
+    // A default list keeps what this host can run, and says what it drops.
+    auto resolved = mqss::resolveTarget(name.trim());
+    if (!resolved && narrowToHost) {
+      WithColor::note(errs(), tool) << "left out " << name.trim() << ": "
+                                    << toString(resolved.takeError()) << "\n";
+      continue;
+    }
+    if (!resolved) {
       WithColor::error(errs(), tool) << toString(resolved.takeError()) << "\n";
       return false;
     }
     targets.push_back(name.trim().str());
+  }
+  if (targets.empty() && narrowToHost) {
+    WithColor::error(errs(), tool) << "this host runs none of the targets " << list
+                                   << ": name one with --targets (e.g. host)\n";
+    return false;
   }
   return true;
 }

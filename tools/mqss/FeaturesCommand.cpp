@@ -38,7 +38,7 @@ static int featuresError(const Twine &message) {
 }
 
 int featuresMain() {
-  if (auto resolved = resolveTarget(target); !resolved)
+  if (auto resolved = resolveTarget(target, TargetUse::Compile); !resolved)
     return featuresError(toString(resolved.takeError()));
   auto actions = parseActionList(history);
   if (!actions)

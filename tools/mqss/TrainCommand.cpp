@@ -22,7 +22,9 @@ static cl::opt<unsigned> updates("updates", cl::desc("PPO updates"), cl::init(30
                                  cl::sub(trainCommand), cl::cat(category()));
 static cl::opt<unsigned> episodes("episodes", cl::desc("Episodes per update"), cl::init(16),
                                   cl::sub(trainCommand), cl::cat(category()));
-static cl::opt<std::string> targets("targets", cl::desc("Comma-separated targets"),
+static cl::opt<std::string> targets("targets",
+                                    cl::desc("Comma-separated targets (by default those of "
+                                             "x86-avx512,x86-avx2 this host can run)"),
                                     cl::init("x86-avx512,x86-avx2"), cl::sub(trainCommand),
                                     cl::cat(category()));
 static cl::opt<std::string> kernel("kernel", cl::desc("Train on this kernel only"),
@@ -69,7 +71,8 @@ int trainMain(int argc, char **argv) {
   options.outDir = out;
   options.updates = updates;
   options.episodesPerUpdate = episodes;
-  if (!parseTargetList(targets, "mqss train", options.targets))
+  if (!parseTargetList(targets, "mqss train", options.targets, /*narrowToHost=*/
+                       targets.getNumOccurrences() == 0))
     return 2;
   auto parsedObjective = parseObjective(objective);
   if (!parsedObjective) {

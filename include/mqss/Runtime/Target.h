@@ -26,11 +26,17 @@ struct TargetSpec {
 };
 
 /// All known targets, "host" first.
-std::vector<TargetSpec> knownTargets();
+const std::vector<TargetSpec> &knownTargets();
 
-/// Looks up \p name; the error lists the known names. Also fails when the host
-/// cannot execute the target's code (e.g. x86-avx512 on an AVX2-only CPU).
-llvm::Expected<TargetSpec> resolveTarget(llvm::StringRef name);
+/// What a target is resolved for: code that will run here (a measurement),
+/// or decisions and code for another machine, which this host need not be
+/// able to execute (selecting for x86-avx512 on an AVX2 laptop).
+enum class TargetUse { Run, Compile };
+
+/// Looks up \p name; the error lists the known names. To run, it also fails
+/// when the host cannot execute the target's code (e.g. x86-avx512 on an
+/// AVX2-only CPU).
+llvm::Expected<TargetSpec> resolveTarget(llvm::StringRef name, TargetUse use = TargetUse::Run);
 
 /// Builds a TargetMachine for \p target with the given codegen level (0-3).
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
