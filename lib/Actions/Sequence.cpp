@@ -5,6 +5,7 @@
 #include "mqss/IR/Diagnostics.h"
 #include "mqss/Runtime/Pipeline.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -116,7 +117,8 @@ static bool isElementwiseOnTensors(mlir::Operation *op) {
 
 /// Whether \p op is one the schedule library rewrites (libraryRewrites).
 static bool needsLibraryRewrite(mlir::Operation *op) {
-  return mlir::isa<mlir::tensor::ConcatOp, mlir::tensor::PackOp, mlir::tensor::UnPackOp>(op);
+  return mlir::isa<mlir::tensor::ConcatOp, mlir::tensor::PackOp, mlir::tensor::UnPackOp,
+                   mlir::linalg::SoftmaxOp>(op);
 }
 
 /// Whether some op of \p module satisfies \p predicate (stops at the first).
@@ -137,13 +139,15 @@ static std::string preparationPasses(mlir::ModuleOp module) {
 }
 
 /// The schedule library's rewrites of the ops in \p module that MLIR 19
-/// cannot bufferize.
+/// cannot bufferize or lower to loops.
 static std::string libraryRewrites(mlir::ModuleOp module) {
   std::string rewrites;
   if (containsOp<mlir::tensor::ConcatOp>(module))
     rewrites = "transform-interpreter{entry-point=decompose_concat}";
   if (containsOp<mlir::tensor::PackOp>(module) || containsOp<mlir::tensor::UnPackOp>(module))
     rewrites = joinPipelines(rewrites, "transform-interpreter{entry-point=lower_pack_unpack}");
+  if (containsOp<mlir::linalg::SoftmaxOp>(module))
+    rewrites = joinPipelines(rewrites, "transform-interpreter{entry-point=decompose_softmax}");
   return rewrites;
 }
 

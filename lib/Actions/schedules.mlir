@@ -282,6 +282,21 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // Not an action: linalg.softmax (torch's softmax in linalg-on-tensors
+  // output), which no lowering to loops handles, as the linalg.generic ops of
+  // its definition (max, sub and exp, sum, div). Selections and baselines
+  // begin with it on modules that hold a softmax.
+  transform.named_sequence @decompose_softmax(%root: !transform.any_op {transform.readonly}) {
+    %softmaxes = transform.structured.match ops{["linalg.softmax"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %softmaxes : !transform.any_op {
+    ^bb0(%softmax: !transform.any_op):
+      %decomposed = transform.structured.decompose_interface %softmax
+          : (!transform.any_op) -> !transform.any_op
+    }
+    transform.yield
+  }
+
   // Not an action: tensor.concat (torch.cat), which MLIR 19 cannot bufferize,
   // as tensor.empty and one tensor.insert_slice per operand. Selections and
   // baselines begin with it on modules that hold a concat.

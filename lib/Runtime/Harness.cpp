@@ -135,6 +135,10 @@ int MeasurementChild::finishWithError(llvm::Error error, RunStatus fallback) {
                                                          : RunStatus::LoweringFailed;
         auto [first, rest] = llvm::StringRef(e.message).split('\n');
         message = first.str();
+        // "lowering to LLVM failed:" says what comes next: the first
+        // diagnostic, so that the one line names the cause.
+        if (first.ends_with(":") && !rest.trim().empty())
+          message += " " + rest.trim().split('\n').first.str();
         diagnostics = rest.str();
       },
       [&](const llvm::ErrorInfoBase &e) { message = e.message(); });

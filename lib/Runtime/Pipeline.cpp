@@ -21,6 +21,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -372,35 +373,40 @@ static constexpr llvm::StringLiteral kBufferization =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map}";
 
+/// The mandatory lowering in two halves: to loops (which is where
+/// convert-vector-to-scf leaves its temporary buffers), then to LLVM.
+static constexpr llvm::StringLiteral kLoweringToLoops =
+    "func.func(convert-linalg-to-loops),"
+    "convert-bufferization-to-memref,"
+    "scf-forall-to-for,"
+    "convert-complex-to-standard,"
+    "convert-vector-to-scf,"
+    "expand-strided-metadata,"
+    "lower-affine";
+static constexpr llvm::StringLiteral kLoweringLoopsToLLVM =
+    "convert-scf-to-cf,"
+    "convert-math-to-funcs,"
+    // Intrinsics first; libm calls for the rest (tanh, erf, ...), which
+    // unrolls vectors into vector.extract/insert, so both must run before
+    // the vector dialect is lowered.
+    "convert-math-to-llvm,"
+    "convert-math-to-libm,"
+    "convert-vector-to-llvm,"
+    "arith-expand,"
+    "convert-arith-to-llvm,"
+    "convert-index-to-llvm,"
+    "convert-complex-to-llvm,"
+    "finalize-memref-to-llvm,"
+    "convert-func-to-llvm,"
+    "convert-cf-to-llvm,"
+    "convert-ub-to-llvm,"
+    "reconcile-unrealized-casts";
+
 std::string mandatoryLoweringPipeline(bool bufferize) {
   std::string pipeline;
   if (bufferize)
     pipeline += (kBufferization + ",").str();
-  pipeline += "func.func(convert-linalg-to-loops),"
-              "convert-bufferization-to-memref,"
-              "scf-forall-to-for,"
-              "convert-complex-to-standard,"
-              "convert-vector-to-scf,"
-              "expand-strided-metadata,"
-              "lower-affine,"
-              "convert-scf-to-cf,"
-              "convert-math-to-funcs,"
-              // Intrinsics first; libm calls for the rest (tanh, erf, ...),
-              // which unrolls vectors into vector.extract/insert, so both
-              // must run before the vector dialect is lowered.
-              "convert-math-to-llvm,"
-              "convert-math-to-libm,"
-              "convert-vector-to-llvm,"
-              "arith-expand,"
-              "convert-arith-to-llvm,"
-              "convert-index-to-llvm,"
-              "convert-complex-to-llvm,"
-              "finalize-memref-to-llvm,"
-              "convert-func-to-llvm,"
-              "convert-cf-to-llvm,"
-              "convert-ub-to-llvm,"
-              "reconcile-unrealized-casts";
-  return pipeline;
+  return pipeline + (kLoweringToLoops + "," + kLoweringLoopsToLLVM).str();
 }
 
 /// True if any value, block argument or function type in \p module is a
@@ -464,6 +470,28 @@ static void decomposeConcats(ModuleOp module) {
   (void)applyPatternsAndFoldGreedily(module, std::move(patterns));
 }
 
+/// linalg.softmax as the linalg.generic ops of its definition (what the
+/// schedule library's decompose_softmax does for selections): nothing lowers
+/// it to loops. On tensors only: its decomposition makes tensor ops.
+static llvm::Error decomposeSoftmaxes(ModuleOp module) {
+  SmallVector<linalg::SoftmaxOp> softmaxes;
+  module.walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
+  IRRewriter rewriter(module.getContext());
+  for (linalg::SoftmaxOp op : softmaxes) {
+    if (!op.hasPureTensorSemantics())
+      continue; // left for the lowering to report
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> results =
+        cast<linalg::AggregatedOpInterface>(op.getOperation()).decomposeOperation(rewriter);
+    if (failed(results))
+      return pipelineError(PipelineFailure::LoweringFailed,
+                           fileLineColumn(op.getLoc()).value_or("") +
+                               ": linalg.softmax could not be decomposed");
+    rewriter.replaceOp(op, *results);
+  }
+  return llvm::Error::success();
+}
+
 /// tensor.pack and tensor.unpack with static tiles as pad, reshape and
 /// transpose (what the schedule library's lower_pack_unpack does for
 /// selections): MLIR 19 cannot bufferize them. Those with dynamic tiles
@@ -509,6 +537,42 @@ static void inlineAllocaScopes(ModuleOp module) {
     rewriter.eraseOp(terminator);
     rewriter.inlineBlockBefore(body, scope);
     rewriter.replaceOp(scope, results);
+  }
+}
+
+/// memref.alloca ops of static size inside loops, moved to the start of the
+/// function (the nearest allocation scope that is not a loop), where clang
+/// puts a C block's variables too. scf.for and affine.for are allocation
+/// scopes, so an alloca in their body is freed after each iteration, but
+/// their lowering to LLVM forgets it: each iteration then takes more stack.
+/// convert-vector-to-scf leaves its temporary buffers in the loop that holds
+/// the transfer, so below -O2 (which promotes them to registers) a loop of a
+/// million transfers overflowed the stack. Each iteration still finds the
+/// buffer uninitialized as far as the IR can tell, as before.
+static void hoistStaticAllocasOutOfLoops(ModuleOp module) {
+  auto functionScope = [](Operation *op) {
+    Operation *scope = op->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
+    while (scope && isa<LoopLikeOpInterface>(scope))
+      scope = scope->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
+    return scope;
+  };
+  SmallVector<std::pair<memref::AllocaOp, Operation *>> moves;
+  module.walk([&](memref::AllocaOp alloca) {
+    if (alloca->getNumOperands() != 0)
+      return; // a dynamic size may be computed in the loop
+    Operation *scope = functionScope(alloca);
+    if (!scope || scope->getNumRegions() == 0 || scope->getRegion(0).empty())
+      return;
+    for (Operation *parent = alloca->getParentOp(); parent != scope;
+         parent = parent->getParentOp())
+      if (isa<LoopLikeOpInterface>(parent)) {
+        moves.emplace_back(alloca, scope);
+        return;
+      }
+  });
+  for (auto [alloca, scope] : moves) {
+    Block &entry = scope->getRegion(0).front();
+    alloca->moveBefore(&entry, entry.begin());
   }
 }
 
@@ -575,14 +639,20 @@ llvm::Error lowerToLLVMDialect(ModuleOp module) {
       return error;
   decomposeConcats(module);
   lowerPacks(module);
+  if (llvm::Error error = decomposeSoftmaxes(module))
+    return error;
   if (containsTensors(module))
     if (llvm::Error error = runPipeline(module, kBufferization,
                                         PipelineFailure::LoweringFailed, "lowering to LLVM"))
       return error;
   deallocateBuffers(module);
   inlineAllocaScopes(module);
-  return runPipeline(module, mandatoryLoweringPipeline(/*bufferize=*/false),
-                     PipelineFailure::LoweringFailed, "lowering to LLVM");
+  if (llvm::Error error = runPipeline(module, kLoweringToLoops, PipelineFailure::LoweringFailed,
+                                      "lowering to LLVM"))
+    return error;
+  hoistStaticAllocasOutOfLoops(module);
+  return runPipeline(module, kLoweringLoopsToLLVM, PipelineFailure::LoweringFailed,
+                     "lowering to LLVM");
 }
 
 } // namespace mqss

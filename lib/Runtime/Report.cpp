@@ -252,10 +252,13 @@ void printReport(const RunReport &report, llvm::raw_ostream &os) {
                       report.targetCpu, runStatusName(report.status));
   if (!report.ok()) {
     os << "  " << report.message << "\n";
-    if (!report.diagnostics.empty()) {
-      llvm::StringRef diagnostics = report.diagnostics;
+    // The message may already end with the first diagnostic.
+    llvm::StringRef diagnostics = llvm::StringRef(report.diagnostics).trim();
+    auto [first, rest] = diagnostics.split('\n');
+    if (llvm::StringRef(report.message).ends_with(first))
+      diagnostics = rest;
+    if (!diagnostics.empty())
       os << "  " << diagnostics.rtrim().str() << "\n";
-    }
     for (const std::string &note : report.notes)
       os << "  note: " << note << "\n";
     return;

@@ -31,8 +31,10 @@ llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> ac
 /// tensors made linalg.generic ops, then the ops MLIR 19 cannot
 /// bufferize rewritten by the schedule library: tensor.concat into
 /// tensor.insert_slice ops (decompose_concat), tensor.pack and tensor.unpack
-/// with static tiles into pad, reshape and transpose (lower_pack_unpack).
-/// Selections and named baselines begin with it.
+/// with static tiles into pad, reshape and transpose (lower_pack_unpack),
+/// and linalg.softmax, which nothing lowers to loops, into the
+/// linalg.generic ops of its definition (decompose_softmax). Selections and
+/// named baselines begin with it.
 llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module);
 
 /// Whether prepareForStages would change \p module. It runs no pass.
