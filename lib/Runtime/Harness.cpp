@@ -75,6 +75,7 @@ private:
   llvm::Expected<ResolvedPipeline> resolve(llvm::StringRef spec);
   llvm::Error checkEntryUnchanged(ModuleOp module, llvm::StringRef pipeline);
   double runOnce(Variant &variant, bool collectOutputs);
+  std::optional<std::string> readsUnwrittenMemory(Variant &reference);
 
   const RunRequest &request;
   SandboxChannel &channel;
@@ -290,6 +291,24 @@ double MeasurementChild::runOnce(Variant &variant, bool collectOutputs) {
   return elapsed;
 }
 
+/// Whether \p reference's output depends on memory the kernel never wrote
+/// (a tensor.empty or memref.alloc read before it is written): its output
+/// check run filled every block it allocated with 0x00; a run with 0xff
+/// disagrees. Such a kernel is undefined as written, and its output can be
+/// checked against nothing. Returns the first difference.
+std::optional<std::string> MeasurementChild::readsUnwrittenMemory(Variant &reference) {
+  enterPhase("run:reference");
+  std::vector<OutputArray> zeros = std::move(reference.outputs);
+  allocation::setFillByte(0xff);
+  runOnce(reference, /*collectOutputs=*/true);
+  allocation::setFillByte(std::nullopt);
+  OutputCheck check = compareOutputs(zeros, reference.outputs, request.rtol);
+  reference.outputs = std::move(zeros);
+  if (check.verdict != OutputCheck::Verdict::Fail)
+    return std::nullopt;
+  return check.firstMismatch;
+}
+
 int MeasurementChild::run() {
   report.file = request.inputPath;
   report.seed = request.inputs.seed;
@@ -448,11 +467,17 @@ int MeasurementChild::run() {
                              "reaches an argument or a result): its runtime is that of an "
                              "empty call");
 
-  // Output check: one run of each from the same seeded inputs.
+  // Output check: one run of each from the same seeded inputs. What they
+  // allocate starts as 0x00 for the reference and 0xff for the others, so a
+  // kernel that reads memory it never wrote fails the check every time, not
+  // by chance (readsUnwrittenMemory then tells it from a wrong candidate).
   for (Variant *variant : variants) {
     enterPhase("run:" + variant->role);
+    if (request.checkOutput)
+      allocation::setFillByte(variant == &reference ? 0x00 : 0xff);
     runOnce(*variant, /*collectOutputs=*/request.checkOutput);
   }
+  allocation::setFillByte(std::nullopt);
   if (request.checkOutput) {
     report.candidate.output =
         compareOutputs(reference.outputs, candidate.outputs, request.rtol);
@@ -463,10 +488,18 @@ int MeasurementChild::run() {
         report.notes.push_back("the baseline's output differs from the naive "
                                "reference: " + report.baseline->output.firstMismatch);
     }
-    if (report.candidate.output.verdict == OutputCheck::Verdict::Fail)
+    if (report.candidate.output.verdict == OutputCheck::Verdict::Fail) {
+      // Before blaming the candidate: is the kernel itself undefined?
+      if (std::optional<std::string> differs = readsUnwrittenMemory(reference))
+        return finish(RunStatus::InvalidInput,
+                      "the kernel's output depends on memory it never wrote (a tensor.empty "
+                      "or memref.alloc read before it is written), so it cannot be checked: "
+                      "two naive runs, its buffers filled with 0x00 and with 0xff, differ: " +
+                          *differs);
       return finish(RunStatus::WrongOutput,
                     "the candidate's output differs from the naive reference: " +
                         report.candidate.output.firstMismatch);
+    }
   } else {
     report.candidate.output.reason = "disabled with --no-check";
     if (baseline)

@@ -32,6 +32,7 @@ namespace {
 struct AllocationState {
   llvm::DenseSet<void *> live;
   allocation::ExhaustedHandler onExhausted = nullptr;
+  std::optional<uint8_t> fill;
 };
 AllocationState &allocationState() {
   static AllocationState state;
@@ -50,14 +51,21 @@ void *trackAllocation(void *ptr, size_t size) {
   return ptr;
 }
 
+/// An allocation not meant to be zeroed, filled when asked to be.
+void *trackUninitialized(void *ptr, size_t size) {
+  if (ptr && allocationState().fill)
+    std::memset(ptr, *allocationState().fill, size);
+  return trackAllocation(ptr, size);
+}
+
 extern "C" void *mqssMalloc(size_t size) {
-  return trackAllocation(std::malloc(size), size);
+  return trackUninitialized(std::malloc(size), size);
 }
 extern "C" void *mqssCalloc(size_t count, size_t size) {
   return trackAllocation(std::calloc(count, size), count * size);
 }
 extern "C" void *mqssAlignedAlloc(size_t alignment, size_t size) {
-  return trackAllocation(std::aligned_alloc(alignment, size), size);
+  return trackUninitialized(std::aligned_alloc(alignment, size), size);
 }
 extern "C" void *mqssRealloc(void *ptr, size_t size) {
   if (ptr)
@@ -82,6 +90,8 @@ void allocation::releaseAll() {
 }
 
 size_t allocation::liveCount() { return allocationState().live.size(); }
+
+void allocation::setFillByte(std::optional<uint8_t> byte) { allocationState().fill = byte; }
 
 //===----------------------------------------------------------------------===//
 // CompiledKernel

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,10 @@ void setExhaustedHandler(ExhaustedHandler handler);
 void releaseAll();
 /// Number of live allocations made by JIT'd code.
 size_t liveCount();
+/// Fills each block the JIT'd code allocates (malloc, aligned_alloc) with
+/// \p byte from now on, or stops filling (nullopt, the default): two runs
+/// with different bytes tell whether a kernel reads memory it never wrote.
+void setFillByte(std::optional<uint8_t> byte);
 } // namespace allocation
 
 } // namespace mqss
