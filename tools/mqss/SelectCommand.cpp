@@ -9,6 +9,7 @@
 
 #include "Commands.h"
 
+#include "mqss/Actions/Sequence.h"
 #include "mqss/Env/Environment.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Diagnostics.h"
@@ -253,6 +254,21 @@ int selectMain() {
   if (ec)
     return commandError(tool, "cannot write '" + output + "': " + ec.message());
   if (emit == "pipeline") {
+    // What the printed text cannot say: an empty pipeline, and the LLVM
+    // level of the plan's finish action.
+    for (const FunctionSelection &function : selection->functions) {
+      unsigned level = llvmOptLevelFor(function.actions);
+      std::string who = selection->uniform() ? "the plan" : "@" + function.name + "'s plan";
+      if (function.pipeline.empty())
+        WithColor::note(errs(), tool)
+            << who << " runs no MLIR pass: the module is lowered as it is, then compiled at "
+            << "LLVM -O" << level << "\n";
+      else if (level != 3)
+        WithColor::note(errs(), tool) << who << " compiles at LLVM -O" << level
+                                      << " (finish-O" << level << "), not -O3\n";
+      if (selection->uniform())
+        break;
+    }
     if (selection->uniform()) {
       out.os() << selection->functions.front().pipeline << "\n";
     } else {
