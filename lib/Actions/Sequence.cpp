@@ -115,10 +115,16 @@ static bool isElementwiseOnTensors(mlir::Operation *op) {
          llvm::any_of(op->getResultTypes(), llvm::IsaPred<mlir::RankedTensorType>);
 }
 
+/// Whether \p op is a linalg.softmax on tensors (decompose_softmax).
+static bool isTensorSoftmax(mlir::Operation *op) {
+  auto softmax = mlir::dyn_cast<mlir::linalg::SoftmaxOp>(op);
+  return softmax && softmax.hasPureTensorSemantics();
+}
+
 /// Whether \p op is one the schedule library rewrites (libraryRewrites).
 static bool needsLibraryRewrite(mlir::Operation *op) {
-  return mlir::isa<mlir::tensor::ConcatOp, mlir::tensor::PackOp, mlir::tensor::UnPackOp,
-                   mlir::linalg::SoftmaxOp>(op);
+  return mlir::isa<mlir::tensor::ConcatOp, mlir::tensor::PackOp, mlir::tensor::UnPackOp>(op) ||
+         isTensorSoftmax(op) || isIdentityTranspose(op);
 }
 
 /// Whether some op of \p module satisfies \p predicate (stops at the first).
@@ -144,9 +150,13 @@ static std::string libraryRewrites(mlir::ModuleOp module) {
   std::string rewrites;
   if (containsOp<mlir::tensor::ConcatOp>(module))
     rewrites = "transform-interpreter{entry-point=decompose_concat}";
-  if (containsOp<mlir::tensor::PackOp>(module) || containsOp<mlir::tensor::UnPackOp>(module))
+  bool packs = containsOp<mlir::tensor::PackOp>(module) || containsOp<mlir::tensor::UnPackOp>(module);
+  if (packs) // ends with generalize_identity_transposes
     rewrites = joinPipelines(rewrites, "transform-interpreter{entry-point=lower_pack_unpack}");
-  if (containsOp<mlir::linalg::SoftmaxOp>(module))
+  else if (anyOp(module, isIdentityTranspose))
+    rewrites =
+        joinPipelines(rewrites, "transform-interpreter{entry-point=generalize_identity_transposes}");
+  if (anyOp(module, isTensorSoftmax))
     rewrites = joinPipelines(rewrites, "transform-interpreter{entry-point=decompose_softmax}");
   return rewrites;
 }

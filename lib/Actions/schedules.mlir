@@ -236,6 +236,7 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%u: !transform.op<"tensor.unpack">):
       %e, %t, %c, %s = transform.structured.lower_unpack %u : (!transform.op<"tensor.unpack">) -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
     }
+    transform.include @generalize_identity_transposes failures(propagate) (%root) : (!transform.any_op) -> ()
     transform.yield
   }
   // tensors: pack matmul operands into 16x16 blocks (linalg-block-pack-matmul),
@@ -253,6 +254,7 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%u: !transform.op<"tensor.unpack">):
       %e, %t, %c, %s = transform.structured.lower_unpack %u : (!transform.op<"tensor.unpack">) -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
     }
+    transform.include @generalize_identity_transposes failures(propagate) (%root) : (!transform.any_op) -> ()
     transform.yield
   }
 
@@ -279,6 +281,35 @@ module attributes {transform.with_named_sequence} {
         %e, %t, %c, %s = transform.structured.lower_unpack %u : (!transform.op<"tensor.unpack">) -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
       }
     }
+    transform.include @generalize_identity_transposes failures(propagate) (%root) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // Not an action: linalg.transpose ops whose permutation is the identity
+  // (what lower_pack makes of a pack whose tiles are already in order) as
+  // linalg.generic copies. MLIR 19's canonicalizer erases an identity
+  // transpose on buffers as if it were a no-op, losing the copy: the result
+  // was left unwritten. Selections begin with it on modules that hold one;
+  // the pack lowerings below end with it.
+  transform.named_sequence @generalize_identity_transposes(%root: !transform.any_op {transform.readonly}) {
+    %t1 = transform.structured.match ops{["linalg.transpose"]} attributes{permutation = array<i64: 0>} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %g1 = transform.structured.generalize %t1 : (!transform.any_op) -> !transform.any_op
+    %t2 = transform.structured.match ops{["linalg.transpose"]} attributes{permutation = array<i64: 0, 1>} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %g2 = transform.structured.generalize %t2 : (!transform.any_op) -> !transform.any_op
+    %t3 = transform.structured.match ops{["linalg.transpose"]} attributes{permutation = array<i64: 0, 1, 2>} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %g3 = transform.structured.generalize %t3 : (!transform.any_op) -> !transform.any_op
+    %t4 = transform.structured.match ops{["linalg.transpose"]} attributes{permutation = array<i64: 0, 1, 2, 3>} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %g4 = transform.structured.generalize %t4 : (!transform.any_op) -> !transform.any_op
+    %t5 = transform.structured.match ops{["linalg.transpose"]} attributes{permutation = array<i64: 0, 1, 2, 3, 4>} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %g5 = transform.structured.generalize %t5 : (!transform.any_op) -> !transform.any_op
+    %t6 = transform.structured.match ops{["linalg.transpose"]} attributes{permutation = array<i64: 0, 1, 2, 3, 4, 5>} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %g6 = transform.structured.generalize %t6 : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 
@@ -291,8 +322,13 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %softmaxes : !transform.any_op {
     ^bb0(%softmax: !transform.any_op):
-      %decomposed = transform.structured.decompose_interface %softmax
-          : (!transform.any_op) -> !transform.any_op
+      // On tensors only (one result): the decomposition makes tensor ops.
+      transform.sequence %softmax : !transform.any_op failures(suppress) {
+      ^bb1(%s: !transform.any_op):
+        %result = transform.get_result %s[0] : (!transform.any_op) -> !transform.any_value
+        %decomposed = transform.structured.decompose_interface %s
+            : (!transform.any_op) -> !transform.any_op
+      }
     }
     transform.yield
   }

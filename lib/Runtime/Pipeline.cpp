@@ -9,6 +9,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -470,6 +471,27 @@ static void decomposeConcats(ModuleOp module) {
   (void)applyPatternsAndFoldGreedily(module, std::move(patterns));
 }
 
+bool isIdentityTranspose(Operation *op) {
+  auto transpose = dyn_cast<linalg::TransposeOp>(op);
+  return transpose && isIdentityPermutation(transpose.getPermutation());
+}
+
+/// Identity linalg.transpose ops as linalg.generic copies (what the schedule
+/// library's generalize_identity_transposes does for selections): the
+/// buffer deallocation's canonicalizer would erase them on buffers.
+static void generalizeIdentityTransposes(ModuleOp module) {
+  SmallVector<linalg::TransposeOp> transposes;
+  module.walk([&](linalg::TransposeOp op) {
+    if (isIdentityTranspose(op))
+      transposes.push_back(op);
+  });
+  IRRewriter rewriter(module.getContext());
+  for (linalg::TransposeOp op : transposes) {
+    rewriter.setInsertionPoint(op);
+    (void)linalg::generalizeNamedOp(rewriter, op);
+  }
+}
+
 /// linalg.softmax as the linalg.generic ops of its definition (what the
 /// schedule library's decompose_softmax does for selections): nothing lowers
 /// it to loops. On tensors only: its decomposition makes tensor ops.
@@ -639,6 +661,7 @@ llvm::Error lowerToLLVMDialect(ModuleOp module) {
       return error;
   decomposeConcats(module);
   lowerPacks(module);
+  generalizeIdentityTransposes(module);
   if (llvm::Error error = decomposeSoftmaxes(module))
     return error;
   if (containsTensors(module))

@@ -62,6 +62,13 @@ std::string frontendLoweringPipeline(mlir::ModuleOp module);
 /// \p first, then \p second: pipeline texts joined, either may be empty.
 std::string joinPipelines(llvm::StringRef first, llvm::StringRef second);
 
+/// Whether \p op is a linalg.transpose whose permutation is the identity,
+/// as lowering a pack whose tiles are already in order makes. MLIR 19's
+/// canonicalizer erases one on buffers as if it did nothing, losing its copy;
+/// selections (the schedule library's generalize_identity_transposes) and
+/// the mandatory lowering make them linalg.generic copies first.
+bool isIdentityTranspose(mlir::Operation *op);
+
 /// True if \p root holds an op of type \p OpTy (stops at the first).
 template <typename OpTy>
 bool containsOp(mlir::Operation *root) {
