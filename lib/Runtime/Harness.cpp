@@ -493,8 +493,9 @@ int MeasurementChild::run() {
       if (std::optional<std::string> differs = readsUnwrittenMemory(reference))
         return finish(RunStatus::InvalidInput,
                       "the kernel's output depends on memory it never wrote (a tensor.empty "
-                      "or memref.alloc read before it is written), so it cannot be checked: "
-                      "two naive runs, its buffers filled with 0x00 and with 0xff, differ: " +
+                      "or memref.alloc read before it is written, or a lowering that left "
+                      "part of the output unwritten), so it cannot be checked: two naive "
+                      "runs, its buffers filled with 0x00 and with 0xff, differ: " +
                           *differs);
       return finish(RunStatus::WrongOutput,
                     "the candidate's output differs from the naive reference: " +
