@@ -222,7 +222,7 @@ const Action kCatalog[] = {
   {"tensor.fold-subsets", Stage::Tensor, P, C::Cleanup, "fold-tensor-subset-ops", hasTensorSlices, "fold extract/insert_slice into producers and consumers"},
   {"tensor.inline", Stage::Tensor, P, C::Cleanup, "inline", hasCalls, "inline calls to private functions"},
   {"tensor.symbol-dce", Stage::Tensor, P, C::Cleanup, "symbol-dce", always, "remove unused private functions and globals"},
-  {"tensor.bufferize", Stage::Tensor, P, C::Bufferize, "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},canonicalize", always, "one-shot bufferization (ends the tensor stage)"},
+  {"tensor.bufferize", Stage::Tensor, P, C::Bufferize, "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops},canonicalize", always, "one-shot bufferization (ends the tensor stage)"},
 
   // ---- linalg stage: linalg on buffers ------------------------------------
   {"linalg.canonicalize", Stage::Linalg, P, C::Cleanup, "canonicalize", always, "canonicalize patterns"},

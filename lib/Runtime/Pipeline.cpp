@@ -372,7 +372,7 @@ std::string joinPipelines(llvm::StringRef first, llvm::StringRef second) {
 static constexpr llvm::StringLiteral kBufferization =
     "func.func(convert-elementwise-to-linalg),"
     "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map}";
+    "function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}";
 
 /// The mandatory lowering in two halves: to loops (which is where
 /// convert-vector-to-scf leaves its temporary buffers), then to LLVM.
