@@ -392,17 +392,30 @@ llvm::Error mergeFunction(mlir::ModuleOp base, mlir::ModuleOp from, llvm::String
   return llvm::Error::success();
 }
 
-/// Keeps base's function order: the merged functions are moved to the
-/// positions the original module had them in.
-void restoreOrder(mlir::ModuleOp module, llvm::ArrayRef<std::string> order) {
-  mlir::SymbolTable symbols(module);
+/// Puts \p merged's ops in the order that running one pipeline on the whole
+/// of \p original gives, which is what mlir-opt prints for a printed
+/// pipeline: the symbols passes created (bufferization's memref.global
+/// constants) first, as bufferization inserts them, then the original
+/// module's symbols in its order. Anything else stays after them.
+void restoreModuleOrder(mlir::ModuleOp merged, mlir::ModuleOp original) {
+  mlir::SymbolTable originalSymbols(original);
+  mlir::SymbolTable mergedSymbols(merged);
+  llvm::SmallVector<mlir::Operation *> ordered;
+  for (mlir::Operation &op : merged.getBody()->getOperations())
+    if (auto symbol = llvm::dyn_cast<mlir::SymbolOpInterface>(&op);
+        symbol && !originalSymbols.lookup(symbol.getName()))
+      ordered.push_back(&op);
+  for (mlir::Operation &op : original.getBody()->getOperations())
+    if (auto symbol = llvm::dyn_cast<mlir::SymbolOpInterface>(&op))
+      if (mlir::Operation *present = mergedSymbols.lookup(symbol.getName()))
+        ordered.push_back(present);
+  mlir::Block *body = merged.getBody();
   mlir::Operation *previous = nullptr;
-  for (const std::string &name : order) {
-    mlir::Operation *op = symbols.lookup(name);
-    if (!op)
-      continue;
+  for (mlir::Operation *op : ordered) {
     if (previous)
       op->moveAfter(previous);
+    else
+      op->moveBefore(body, body->begin());
     previous = op;
   }
 }
@@ -1178,8 +1191,8 @@ llvm::Error Selector::install(mlir::ModuleOp module,
   for (size_t i = 1; i < results.size(); ++i)
     if (llvm::Error error = mergeFunction(*merged, *results[i], order[i], order))
       return error;
-  restoreOrder(*merged, order);
   restoreDeclarations(*merged, module);
+  restoreModuleOrder(*merged, module);
   bool fits;
   {
     // Its complaint is about our merge, not the user's IR: handled below.
