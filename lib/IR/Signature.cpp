@@ -117,6 +117,9 @@ static llvm::Expected<ValueSpec> describeType(Type type, llvm::StringRef what) {
     element = tensor.getElementType();
   } else if (isa<UnrankedMemRefType, UnrankedTensorType>(type)) {
     return unsupported("unranked shapes are not supported");
+  } else if (isa<VectorType>(type)) {
+    return unsupported("it passes memrefs, ranked tensors and scalars, not vectors (make "
+                       "the entry take a memref and vector.transfer_read it)");
   } else {
     spec.kind = ValueSpec::Kind::Scalar;
   }
