@@ -137,6 +137,7 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
   double best = 0;
   std::optional<size_t> bestIndex;
   std::string lastFailure;
+  bool inputAtFault = false; // the module or its inputs, not a candidate
   std::vector<std::string> notes;
   auto keepNotes = [&](const RunReport &report) {
     for (const std::string &note : report.notes)
@@ -147,6 +148,9 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
     RunReport report = measure("mqss:guard-candidate", "default", harnessPipeline(candidates[i]));
     if (!report.ok() || !report.speedup) {
       lastFailure = (runStatusName(report.status) + ": " + report.message).str();
+      inputAtFault = report.status == RunStatus::InvalidInput ||
+                     report.status == RunStatus::ParseError ||
+                     report.status == RunStatus::InvalidIR;
       continue;
     }
     if (!bestIndex || report.speedup->median > best) {
@@ -155,6 +159,9 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
     }
     keepNotes(report);
   }
+  if (!bestIndex && inputAtFault)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot measure the module: " + lastFailure);
   if (!bestIndex) {
     // No candidate ran: each crashed, timed out, computed something else or
     // did not compile. `default` is what the guard keeps when no candidate
