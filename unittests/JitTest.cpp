@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace mqss;
 
@@ -66,6 +67,29 @@ func.func @matmul(%A: memref<40x19xf32>, %B: memref<19x64xf32>, %C: memref<40x64
 float at(const KernelArguments::Argument &arg, size_t i) {
   return static_cast<float>(loadFloat(arg.pristine.data() + 4 * i, ElementKind::F32));
 }
+
+/// One call of a compiled kernel on seeded inputs: the inputs it was given
+/// (`at` reads them), then, after the call, every memref argument and every
+/// result. Buffers the kernel returned stay live until releaseAll().
+struct Call {
+  std::optional<KernelArguments> args;
+  std::vector<OutputArray> arguments, results;
+};
+
+Call callOnce(const Kernel &k, const InputOptions &options = {}) {
+  Call c;
+  std::vector<std::string> notes;
+  auto args = KernelArguments::create(k.signature, options, notes);
+  EXPECT_TRUE(static_cast<bool>(args)) << llvm::toString(args.takeError());
+  if (!args)
+    return c;
+  c.args.emplace(std::move(*args));
+  KernelCall call(k.signature, *c.args);
+  k.compiled->invoke(call.packedArguments());
+  c.args->readArguments(c.arguments);
+  call.readResults(c.results);
+  return c;
+}
 } // namespace
 
 TEST(Jit, MatmulMatchesCppReferenceUnderSeveralPipelines) {
@@ -75,18 +99,14 @@ TEST(Jit, MatmulMatchesCppReferenceUnderSeveralPipelines) {
         "/matmul_schedule.mlir},transform-interpreter"}) {
     Kernel k = compileKernel(kMatmul, pipeline);
     ASSERT_TRUE(k.compiled);
-    std::vector<std::string> notes;
     InputOptions options;
     options.seed = 3;
-    auto args = KernelArguments::create(k.signature, options, notes);
-    ASSERT_TRUE(static_cast<bool>(args));
-    KernelCall call(k.signature, *args);
-    k.compiled->invoke(call.packedArguments());
-    std::vector<OutputArray> outputs;
-    args->readArguments(outputs);
+    Call c = callOnce(k, options);
+    ASSERT_TRUE(c.args);
+    std::vector<OutputArray> &outputs = c.arguments;
     ASSERT_EQ(outputs.size(), 3u);
 
-    auto &a = args->arguments();
+    auto &a = c.args->arguments();
     double maxError = 0;
     for (int i = 0; i < 40; ++i)
       for (int j = 0; j < 64; ++j) {
@@ -123,18 +143,14 @@ func.func @stats(%x: tensor<16x8xf32>, %scale: f32) -> (tensor<16xf32>, f32) {
 )mlir";
   Kernel k = compileKernel(source, "naive");
   ASSERT_TRUE(k.compiled);
-  std::vector<std::string> notes;
   InputOptions options;
   options.scalars["arg1"] = 2.0;
-  auto args = KernelArguments::create(k.signature, options, notes);
-  ASSERT_TRUE(static_cast<bool>(args));
-  KernelCall call(k.signature, *args);
-  k.compiled->invoke(call.packedArguments());
-  std::vector<OutputArray> results;
-  call.readResults(results);
+  Call c = callOnce(k, options);
+  ASSERT_TRUE(c.args);
+  std::vector<OutputArray> &results = c.results;
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].shape, (std::vector<int64_t>{16}));
-  auto &x = args->arguments()[0];
+  auto &x = c.args->arguments()[0];
   for (int i = 0; i < 16; ++i) {
     float expected = 0;
     for (int j = 0; j < 8; ++j)
@@ -176,15 +192,9 @@ func.func @tiles(%src: memref<2048x1024xf32>, %dst: memref<2048x1024xf32>) {
     EXPECT_TRUE(alloca->getBlock()->isEntryBlock()) << "an alloca outside the entry block";
   });
   EXPECT_GT(allocas, 0u);
-  std::vector<std::string> notes;
-  auto args = KernelArguments::create(k.signature, {}, notes);
-  ASSERT_TRUE(static_cast<bool>(args));
-  KernelCall call(k.signature, *args);
-  k.compiled->invoke(call.packedArguments());
-  std::vector<OutputArray> outputs;
-  args->readArguments(outputs);
-  ASSERT_EQ(outputs.size(), 2u);
-  EXPECT_EQ(outputs[1].floats, outputs[0].floats); // every tile copied
+  Call c = callOnce(k);
+  ASSERT_EQ(c.arguments.size(), 2u);
+  EXPECT_EQ(c.arguments[1].floats, c.arguments[0].floats); // every tile copied
 }
 
 TEST(Jit, SoftmaxMatchesItsDefinition) {
@@ -199,15 +209,11 @@ func.func @softmax(%x: tensor<5x12xf32>) -> tensor<5x12xf32> {
 )mlir";
   Kernel k = compileKernel(source, "naive");
   ASSERT_TRUE(k.compiled);
-  std::vector<std::string> notes;
-  auto args = KernelArguments::create(k.signature, {}, notes);
-  ASSERT_TRUE(static_cast<bool>(args));
-  KernelCall call(k.signature, *args);
-  k.compiled->invoke(call.packedArguments());
-  std::vector<OutputArray> results;
-  call.readResults(results);
+  Call c = callOnce(k);
+  ASSERT_TRUE(c.args);
+  std::vector<OutputArray> &results = c.results;
   ASSERT_EQ(results.size(), 1u);
-  auto &x = args->arguments()[0];
+  auto &x = c.args->arguments()[0];
   for (int i = 0; i < 5; ++i) {
     double max = -INFINITY, sum = 0;
     for (int j = 0; j < 12; ++j)

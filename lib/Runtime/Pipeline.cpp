@@ -572,25 +572,21 @@ static void inlineAllocaScopes(ModuleOp module) {
 /// million transfers overflowed the stack. Each iteration still finds the
 /// buffer uninitialized as far as the IR can tell, as before.
 static void hoistStaticAllocasOutOfLoops(ModuleOp module) {
-  auto functionScope = [](Operation *op) {
-    Operation *scope = op->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
-    while (scope && isa<LoopLikeOpInterface>(scope))
-      scope = scope->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
-    return scope;
-  };
   SmallVector<std::pair<memref::AllocaOp, Operation *>> moves;
   module.walk([&](memref::AllocaOp alloca) {
     if (alloca->getNumOperands() != 0)
       return; // a dynamic size may be computed in the loop
-    Operation *scope = functionScope(alloca);
-    if (!scope || scope->getNumRegions() == 0 || scope->getRegion(0).empty())
-      return;
-    for (Operation *parent = alloca->getParentOp(); parent != scope;
-         parent = parent->getParentOp())
-      if (isa<LoopLikeOpInterface>(parent)) {
-        moves.emplace_back(alloca, scope);
+    // Up past the loops (allocation scopes or not) to the first other scope.
+    bool inLoop = false;
+    for (Operation *parent = alloca->getParentOp(); parent; parent = parent->getParentOp()) {
+      if (isa<LoopLikeOpInterface>(parent))
+        inLoop = true;
+      else if (parent->hasTrait<OpTrait::AutomaticAllocationScope>()) {
+        if (inLoop)
+          moves.emplace_back(alloca, parent);
         return;
       }
+    }
   });
   for (auto [alloca, scope] : moves) {
     Block &entry = scope->getRegion(0).front();
