@@ -227,6 +227,56 @@ func.func @softmax(%x: tensor<5x12xf32>) -> tensor<5x12xf32> {
   allocation::releaseAll();
 }
 
+TEST(Jit, TosaRescaleAndControlFlowMatchTheirDefinitions) {
+  // The lowering of TOSA control flow and of quantized rescales: a rescale
+  // leaves tosa.apply_scale ops that only tosa-to-arith with
+  // include-apply-rescale expands, and tosa-to-linalg cannot lower the
+  // tosa.yield of a while_loop body that tosa-to-scf has not turned into scf.
+  const char *rescale = R"mlir(
+func.func @rescale(%a: tensor<16xi8>) -> tensor<16xi32> {
+  %r = tosa.rescale %a {input_zp = 3 : i32, output_zp = 0 : i32, multiplier = array<i32: 1073741824>,
+                        shift = array<i8: 31>, scale32 = true, double_round = false,
+                        per_channel = false} : (tensor<16xi8>) -> tensor<16xi32>
+  return %r : tensor<16xi32>
+}
+)mlir";
+  Kernel k = compileKernel(rescale, "naive");
+  ASSERT_TRUE(k.compiled);
+  Call c = callOnce(k);
+  ASSERT_TRUE(c.args);
+  ASSERT_EQ(c.results.size(), 1u);
+  for (int i = 0; i < 16; ++i) {
+    int64_t x = static_cast<int8_t>(c.args->arguments()[0].pristine[i]) - 3;
+    // (x * 2^30 + 2^30) >> 31: x / 2 rounded half up.
+    EXPECT_EQ(c.results[0].ints[i], (x * (int64_t(1) << 30) + (int64_t(1) << 30)) >> 31)
+        << "element " << i << " (x - zp = " << x << ")";
+  }
+  allocation::releaseAll();
+
+  const char *countUp = R"mlir(
+func.func @count_up(%i0: tensor<i32>) -> tensor<i32> {
+  %r = tosa.while_loop (%i = %i0) : (tensor<i32>) -> tensor<i32> {
+    %ten = "tosa.const"() {value = dense<10> : tensor<i32>} : () -> tensor<i32>
+    %more = tosa.greater %ten, %i : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    tosa.yield %more : tensor<i1>
+  } do {
+  ^bb0(%i: tensor<i32>):
+    %one = "tosa.const"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %next = tosa.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    tosa.yield %next : tensor<i32>
+  }
+  return %r : tensor<i32>
+}
+)mlir";
+  Kernel loop = compileKernel(countUp, "naive");
+  ASSERT_TRUE(loop.compiled);
+  Call l = callOnce(loop);
+  ASSERT_TRUE(l.args);
+  ASSERT_EQ(l.results.size(), 1u);
+  EXPECT_EQ(l.results[0].ints[0], 10); // seeded integers are at most 8
+  allocation::releaseAll();
+}
+
 TEST(Jit, TargetsGenerateDifferentCode) {
   // 16-wide vector arithmetic: one zmm op on AVX-512, four xmm ops on SSE4.
   const char *source = R"mlir(

@@ -334,12 +334,18 @@ std::string frontendLoweringPipeline(ModuleOp module) {
   });
   if (!tosa)
     return "";
-  // The passes of upstream's tosa-to-linalg-pipeline, without its
-  // tosa-validate: that checks a TOSA profile, and the default one rejects
-  // f32. Then constants, shape ops and control flow.
-  return "func.func(tosa-optional-decompositions,tosa-infer-shapes,"
+  // Control flow first, as IREE does: tosa-to-linalg cannot legalize the
+  // tosa.yield of a cond_if or while_loop body, while the tosa ops inside
+  // the scf regions tosa-to-scf makes are lowered like any other. Then the
+  // passes of upstream's tosa-to-linalg-pipeline, without its tosa-validate
+  // (that checks a TOSA profile, and the default one rejects f32). Then
+  // constants and shape ops; tosa-to-arith also expands the
+  // tosa.apply_scale ops that the lowering of quantized rescale and mul
+  // leaves behind, which nothing else lowers.
+  return "func.func(tosa-to-scf,tosa-optional-decompositions,tosa-infer-shapes,"
          "tosa-make-broadcastable,tosa-to-linalg-named,tosa-layerwise-constant-fold,"
-         "tosa-make-broadcastable,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,tosa-to-scf)";
+         "tosa-make-broadcastable,tosa-to-linalg,tosa-to-arith{include-apply-rescale=true},"
+         "tosa-to-tensor)";
 }
 
 void replaceModuleContents(ModuleOp module, OwningOpRef<ModuleOp> with) {
@@ -643,8 +649,32 @@ static llvm::Error checkResourceData(ModuleOp module) {
           ". Export the module with its constants (weights) to compile or run it");
 }
 
+/// The async dialect: its lowering calls MLIR's async runtime (a thread
+/// pool), which the JIT does not load, and the translation to LLVM IR would
+/// only name an op it has no registration for.
+static llvm::Error checkAsync(ModuleOp module) {
+  Operation *user = nullptr;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) { // the outermost: async.execute
+    bool async = op->getDialect() && op->getDialect()->getNamespace() == "async";
+    if (async)
+      user = op;
+    return async ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!user)
+    return llvm::Error::success();
+  std::string where = fileLineColumn(user->getLoc()).value_or("");
+  return pipelineError(
+      PipelineFailure::LoweringFailed,
+      (where.empty() ? "" : where + ": ") + "'" + user->getName().getStringRef().str() +
+          "': mqss does not compile or run the async dialect (its code calls MLIR's async "
+          "runtime, which mqss does not load); run it with mlir-cpu-runner-19 and "
+          "-shared-libs=libmlir_async_runtime.so, or express the work without async");
+}
+
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
   if (llvm::Error error = checkResourceData(module))
+    return error;
+  if (llvm::Error error = checkAsync(module))
     return error;
   eraseTransformSchedules(module);
   eraseUnusedTensorDeclarations(module);
