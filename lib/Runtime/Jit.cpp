@@ -93,20 +93,43 @@ size_t allocation::liveCount() { return allocationState().live.size(); }
 
 void allocation::setFillByte(std::optional<uint8_t> byte) { allocationState().fill = byte; }
 
+namespace {
+struct TimerState {
+  bool counting = false;
+  uint64_t calls = 0;
+};
+TimerState &timerState() {
+  static TimerState state;
+  return state;
+}
+
+extern "C" double mqssRtclock() {
+  TimerState &state = timerState();
+  if (state.counting)
+    return 1e-3 * static_cast<double>(++state.calls);
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+} // namespace
+
+void timer::setCounting(bool counting) { timerState() = TimerState{counting, 0}; }
+
 //===----------------------------------------------------------------------===//
 // CompiledKernel
 //===----------------------------------------------------------------------===//
 
 CompiledKernel::~CompiledKernel() = default;
 
-/// The kernel's heap functions, routed through the harness' hooks: these
-/// definitions take precedence over the process' libc.
+/// The kernel's heap functions and clock, routed through the harness' hooks:
+/// these definitions take precedence over the process' libc and the runner
+/// utilities.
 static const std::pair<llvm::StringLiteral, void *> kHarnessSymbols[] = {
     {"malloc", reinterpret_cast<void *>(&mqssMalloc)},
     {"calloc", reinterpret_cast<void *>(&mqssCalloc)},
     {"aligned_alloc", reinterpret_cast<void *>(&mqssAlignedAlloc)},
     {"realloc", reinterpret_cast<void *>(&mqssRealloc)},
-    {"free", reinterpret_cast<void *>(&mqssFree)}};
+    {"free", reinterpret_cast<void *>(&mqssFree)},
+    {"rtclock", reinterpret_cast<void *>(&mqssRtclock)}};
 
 /// Functions \p module only declares that neither the harness nor this
 /// process (libc, libm, the MLIR runtime libraries) defines: calls to them

@@ -89,6 +89,17 @@ size_t liveCount();
 void setFillByte(std::optional<uint8_t> byte);
 } // namespace allocation
 
+/// `rtclock()` of MLIR's runner utilities, which kernels call to time
+/// themselves and then print the elapsed time, as the kernels of the
+/// buddy-mlir examples do.
+namespace timer {
+/// From now on (\p counting), rtclock() returns the number of calls made
+/// since this call, in milliseconds, instead of the time, so that what a
+/// kernel prints from it is the same in every run and its printed output
+/// can be checked; or it returns the time again (the default).
+void setCounting(bool counting);
+} // namespace timer
+
 } // namespace mqss
 
 #endif // MQSS_RUNTIME_JIT_H
