@@ -3,6 +3,7 @@
 #include "mqss/IR/Signature.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -150,6 +151,19 @@ llvm::Expected<func::FuncOp> selectEntry(ModuleOp module,
     for (auto func : definitions)
       if (func.getSymName() == requested)
         return func;
+    // Defined, but as something else: an llvm.func of an already lowered
+    // module, a private declaration.
+    if (Operation *other = SymbolTable::lookupSymbolIn(module, requested)) {
+      auto func = dyn_cast<func::FuncOp>(other);
+      std::string what = func ? "only declared (it has no body)"
+                              : "defined by '" + other->getName().getStringRef().str() +
+                                    "', not by func.func (mqss runs func.func kernels: MLIR "
+                                    "before its lowering to the LLVM dialect)";
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          llvm::formatv("entry @{0} is {1}; func.func definitions: {2}", requested, what,
+                        listNames(definitions)));
+    }
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         llvm::formatv("entry function @{0} is not defined in the module "

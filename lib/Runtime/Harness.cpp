@@ -464,10 +464,14 @@ int MeasurementChild::run() {
     fillCompileFigures(*report.baseline, *baseline);
   for (Variant *variant : {&candidate, baseline ? &*baseline : nullptr})
     if (variant && variant->compiled.kernel->entryDoesNothing())
-      report.notes.push_back(variant->role + ": @" + signature.name +
-                             " does nothing once LLVM has optimized it (nothing it computes "
-                             "reaches an argument or a result): its runtime is that of an "
-                             "empty call");
+      report.notes.push_back(
+          variant->role + ": @" + signature.name +
+          (variant->compiled.kernel->entryReturnsConstant()
+               ? " returns a constant once LLVM has optimized it (its result does not "
+                 "depend on its arguments)"
+               : " does nothing once LLVM has optimized it (nothing it computes reaches an "
+                 "argument or a result)") +
+          ": its runtime is that of an empty call");
 
   // Output check: one run of each from the same seeded inputs. What they
   // allocate starts as 0x00 for the reference and 0xff for the others, so a
@@ -625,6 +629,12 @@ RunReport runMeasurement(const RunRequest &request) {
     case RunStatus::Timeout:
       report.message = llvm::formatv("no result within --timeout-s={0}{1}",
                                      request.limits.timeoutSeconds, during);
+      // LLVM's backend is quadratic in a basic block's length, and its -O3
+      // can fully unroll loops with constant trip counts into long ones.
+      if (llvm::StringRef(lastPhase).starts_with("jit:"))
+        report.message += ": the time went into LLVM's compilation (its -O3 can unroll "
+                          "loops with constant trip counts into blocks its backend is very "
+                          "slow on; try --llvm-opt=2)";
       break;
     case RunStatus::OutOfMemory:
       report.message = llvm::formatv(

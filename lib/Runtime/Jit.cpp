@@ -199,6 +199,9 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
     compiled->emptyEntry = function && !function->isDeclaration() && function->size() == 1 &&
                            function->front().size() == 1 &&
                            llvm::isa<llvm::ReturnInst>(function->front().front());
+    compiled->constantEntry =
+        compiled->emptyEntry &&
+        llvm::cast<llvm::ReturnInst>(function->front().front()).getReturnValue();
     // Mutable globals that survived optimisation, made visible to lookup()
     // (memref.global private is private here) to be saved and restored.
     const llvm::DataLayout &layout = llvmModule->getDataLayout();

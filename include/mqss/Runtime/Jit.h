@@ -51,9 +51,10 @@ public:
   /// Wall time of translation to LLVM IR, LLVM optimisation and codegen.
   double jitMilliseconds() const { return jitMs; }
   /// True when LLVM's optimisation left the entry a bare return: nothing it
-  /// computes reaches an argument or a result, so calling it measures an
-  /// empty call.
+  /// computes reaches an argument or a result, or what it returns is a
+  /// constant (entryReturnsConstant), so calling it measures an empty call.
   bool entryDoesNothing() const { return emptyEntry; }
+  bool entryReturnsConstant() const { return constantEntry; }
 
 private:
   CompiledKernel() = default;
@@ -64,6 +65,7 @@ private:
   uint64_t codeSize = 0;
   double jitMs = 0;
   bool emptyEntry = false;
+  bool constantEntry = false;
   struct GlobalState {
     std::string name;
     void *address = nullptr;
