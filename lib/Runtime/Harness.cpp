@@ -75,7 +75,7 @@ private:
   llvm::Expected<ResolvedPipeline> resolve(llvm::StringRef spec);
   llvm::Error checkEntryUnchanged(ModuleOp module, llvm::StringRef pipeline);
   double runOnce(Variant &variant, bool collectOutputs);
-  std::optional<std::string> readsUnwrittenMemory(Variant &reference);
+  std::optional<std::string> referenceIsUndefined(Variant &reference);
 
   const RunRequest &request;
   SandboxChannel &channel;
@@ -291,24 +291,39 @@ double MeasurementChild::runOnce(Variant &variant, bool collectOutputs) {
   return elapsed;
 }
 
-/// Whether \p reference's output depends on memory the kernel never wrote
-/// (a tensor.empty or memref.alloc read before it is written): its output
-/// check run filled every block it allocated with 0x00; a run with 0xff
-/// disagrees. Such a kernel is undefined as written, and its output can be
-/// checked against nothing. Returns the first difference.
-std::optional<std::string> MeasurementChild::readsUnwrittenMemory(Variant &reference) {
+/// Why \p reference's output, taken in the output check's run (buffers the
+/// kernel allocates filled with 0x00), cannot be checked against, if it
+/// cannot: a second run under the same conditions differs (the kernel is
+/// nondeterministic: random numbers, printed addresses, racing threads), or a run
+/// with 0xff differs (it reads memory it never wrote: a tensor.empty or
+/// memref.alloc read before it is written). Either way the kernel is
+/// undefined as written, not the candidate wrong.
+std::optional<std::string> MeasurementChild::referenceIsUndefined(Variant &reference) {
   enterPhase("run:reference");
-  std::vector<OutputArray> zeros = std::move(reference.outputs);
-  allocation::setFillByte(0xff);
-  timer::setCounting(true);
-  runOnce(reference, /*collectOutputs=*/true);
-  timer::setCounting(false);
-  allocation::setFillByte(std::nullopt);
-  OutputCheck check = compareOutputs(zeros, reference.outputs, request.rtol);
-  reference.outputs = std::move(zeros);
-  if (check.verdict != OutputCheck::Verdict::Fail)
-    return std::nullopt;
-  return check.firstMismatch;
+  std::vector<OutputArray> first = std::move(reference.outputs);
+  auto differsFromFirst = [&](uint8_t fill) -> std::optional<std::string> {
+    allocation::setFillByte(fill);
+    timer::setCounting(true);
+    runOnce(reference, /*collectOutputs=*/true);
+    timer::setCounting(false);
+    allocation::setFillByte(std::nullopt);
+    OutputCheck check = compareOutputs(first, reference.outputs, request.rtol);
+    if (check.verdict != OutputCheck::Verdict::Fail)
+      return std::nullopt;
+    return check.firstMismatch;
+  };
+  std::optional<std::string> why;
+  if (std::optional<std::string> differs = differsFromFirst(0x00))
+    why = "the kernel's output differs between two identical naive runs (it is "
+          "nondeterministic: random numbers, printed addresses, racing threads), so it "
+          "cannot be checked: " + *differs;
+  else if ((differs = differsFromFirst(0xff)))
+    why = "the kernel's output depends on memory it never wrote (a tensor.empty or "
+          "memref.alloc read before it is written, or a lowering that left part of the "
+          "output unwritten), so it cannot be checked: two naive runs, its buffers filled "
+          "with 0x00 and with 0xff, differ: " + *differs;
+  reference.outputs = std::move(first);
+  return why;
 }
 
 int MeasurementChild::run() {
@@ -476,7 +491,7 @@ int MeasurementChild::run() {
   // Output check: one run of each from the same seeded inputs. What they
   // allocate starts as 0x00 for the reference and 0xff for the others, so a
   // kernel that reads memory it never wrote fails the check every time, not
-  // by chance (readsUnwrittenMemory then tells it from a wrong candidate).
+  // by chance (referenceIsUndefined then tells it from a wrong candidate).
   // rtclock() counts its calls instead, so a printed elapsed time is the
   // same in every run.
   for (Variant *variant : variants) {
@@ -501,13 +516,8 @@ int MeasurementChild::run() {
     }
     if (report.candidate.output.verdict == OutputCheck::Verdict::Fail) {
       // Before blaming the candidate: is the kernel itself undefined?
-      if (std::optional<std::string> differs = readsUnwrittenMemory(reference))
-        return finish(RunStatus::InvalidInput,
-                      "the kernel's output depends on memory it never wrote (a tensor.empty "
-                      "or memref.alloc read before it is written, or a lowering that left "
-                      "part of the output unwritten), so it cannot be checked: two naive "
-                      "runs, its buffers filled with 0x00 and with 0xff, differ: " +
-                          *differs);
+      if (std::optional<std::string> why = referenceIsUndefined(reference))
+        return finish(RunStatus::InvalidInput, *why);
       return finish(RunStatus::WrongOutput,
                     "the candidate's output differs from the naive reference: " +
                         report.candidate.output.firstMismatch);
