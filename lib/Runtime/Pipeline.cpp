@@ -671,10 +671,49 @@ static llvm::Error checkAsync(ModuleOp module) {
           "-shared-libs=libmlir_async_runtime.so, or express the work without async");
 }
 
+/// Arithmetic on 8-bit floats (f8E4M3FN, f8E5M2, ...): MLIR 19 lowers
+/// their storage (as i8) but neither their arithmetic nor their conversions,
+/// and the LLVM dialect's verifier would only complain about an i8 operand
+/// of some llvm.fpext or llvm.fadd.
+static llvm::Error checkEightBitFloatArithmetic(ModuleOp module) {
+  Operation *user = nullptr;
+  Type eightBit;
+  auto isEightBitFloat = [](Type type) {
+    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+    return element && element.getWidth() == 8;
+  };
+  module.walk([&](Operation *op) {
+    llvm::StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    if (dialect != "arith" && dialect != "math")
+      return WalkResult::advance();
+    for (TypeRange types : {TypeRange(op->getOperandTypes()), TypeRange(op->getResultTypes())})
+      for (Type type : types)
+        if (isEightBitFloat(type)) {
+          user = op;
+          eightBit = getElementTypeOrSelf(type);
+          return WalkResult::interrupt();
+        }
+    return WalkResult::advance();
+  });
+  if (!user)
+    return llvm::Error::success();
+  std::string where = fileLineColumn(user->getLoc()).value_or("");
+  std::string type;
+  llvm::raw_string_ostream os(type);
+  eightBit.print(os);
+  return pipelineError(PipelineFailure::LoweringFailed,
+                       (where.empty() ? "" : where + ": ") + "'" +
+                           user->getName().getStringRef().str() + "' computes on " + type +
+                           ": MLIR 19 lowers 8-bit floats' storage to LLVM but not their "
+                           "arithmetic or conversions, so this module cannot be compiled");
+}
+
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
   if (llvm::Error error = checkResourceData(module))
     return error;
   if (llvm::Error error = checkAsync(module))
+    return error;
+  if (llvm::Error error = checkEightBitFloatArithmetic(module))
     return error;
   eraseTransformSchedules(module);
   eraseUnusedTensorDeclarations(module);
