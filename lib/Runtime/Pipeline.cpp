@@ -672,9 +672,10 @@ static llvm::Error checkAsync(ModuleOp module) {
 }
 
 /// Arithmetic on 8-bit floats (f8E4M3FN, f8E5M2, ...): MLIR 19 lowers
-/// their storage (as i8) but neither their arithmetic nor their conversions,
-/// and the LLVM dialect's verifier would only complain about an i8 operand
-/// of some llvm.fpext or llvm.fadd.
+/// their storage (as i8: loads, stores, constants, selects, bitcasts) but
+/// neither their arithmetic nor their conversions, and the LLVM dialect's
+/// verifier would only complain about an i8 operand of some llvm.fpext or
+/// llvm.fadd.
 static llvm::Error checkEightBitFloatArithmetic(ModuleOp module) {
   Operation *user = nullptr;
   Type eightBit;
@@ -684,7 +685,8 @@ static llvm::Error checkEightBitFloatArithmetic(ModuleOp module) {
   };
   module.walk([&](Operation *op) {
     llvm::StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
-    if (dialect != "arith" && dialect != "math")
+    if ((dialect != "arith" && dialect != "math") ||
+        isa<arith::ConstantOp, arith::SelectOp, arith::BitcastOp>(op))
       return WalkResult::advance();
     for (TypeRange types : {TypeRange(op->getOperandTypes()), TypeRange(op->getResultTypes())})
       for (Type type : types)
