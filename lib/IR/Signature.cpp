@@ -154,11 +154,12 @@ llvm::Expected<func::FuncOp> selectEntry(ModuleOp module,
     // Defined, but as something else: an llvm.func of an already lowered
     // module, a private declaration.
     if (Operation *other = SymbolTable::lookupSymbolIn(module, requested)) {
-      auto func = dyn_cast<func::FuncOp>(other);
-      std::string what = func ? "only declared (it has no body)"
-                              : "defined by '" + other->getName().getStringRef().str() +
-                                    "', not by func.func (mqss runs func.func kernels: MLIR "
-                                    "before its lowering to the LLVM dialect)";
+      std::string what = "defined by '" + other->getName().getStringRef().str() +
+                         "', not by func.func";
+      if (isa<func::FuncOp>(other))
+        what = "only declared (it has no body)";
+      else if (other->getDialect() && other->getDialect()->getNamespace() == "llvm")
+        what += " (mqss runs func.func kernels: MLIR before its lowering to the LLVM dialect)";
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           llvm::formatv("entry @{0} is {1}; func.func definitions: {2}", requested, what,

@@ -291,10 +291,30 @@ double MeasurementChild::runOnce(Variant &variant, bool collectOutputs) {
   return elapsed;
 }
 
+namespace {
+/// What an output check's run of a kernel sees, for as long as it lives:
+/// what the kernel allocates starts as \p fill, and rtclock() counts its
+/// calls (from 0) instead of telling the time. Timed runs see neither.
+class CheckRunConditions {
+public:
+  explicit CheckRunConditions(uint8_t fill) {
+    allocation::setFillByte(fill);
+    timer::setCounting(true);
+  }
+  ~CheckRunConditions() {
+    timer::setCounting(false);
+    allocation::setFillByte(std::nullopt);
+  }
+  CheckRunConditions(const CheckRunConditions &) = delete;
+  CheckRunConditions &operator=(const CheckRunConditions &) = delete;
+};
+} // namespace
+
 /// Why \p reference's output, taken in the output check's run (buffers the
 /// kernel allocates filled with 0x00), cannot be checked against, if it
 /// cannot: a second run under the same conditions differs (the kernel is
-/// nondeterministic: random numbers, printed addresses, racing threads), or a run
+/// nondeterministic: random numbers, printed addresses, racing threads; or
+/// it reads stack memory, which no fill reaches), or a run
 /// with 0xff differs (it reads memory it never wrote: a tensor.empty or
 /// memref.alloc read before it is written). Either way the kernel is
 /// undefined as written, not the candidate wrong.
@@ -302,11 +322,10 @@ std::optional<std::string> MeasurementChild::referenceIsUndefined(Variant &refer
   enterPhase("run:reference");
   std::vector<OutputArray> first = std::move(reference.outputs);
   auto differsFromFirst = [&](uint8_t fill) -> std::optional<std::string> {
-    allocation::setFillByte(fill);
-    timer::setCounting(true);
-    runOnce(reference, /*collectOutputs=*/true);
-    timer::setCounting(false);
-    allocation::setFillByte(std::nullopt);
+    {
+      CheckRunConditions conditions(fill);
+      runOnce(reference, /*collectOutputs=*/true);
+    }
     OutputCheck check = compareOutputs(first, reference.outputs, request.rtol);
     if (check.verdict != OutputCheck::Verdict::Fail)
       return std::nullopt;
@@ -315,8 +334,9 @@ std::optional<std::string> MeasurementChild::referenceIsUndefined(Variant &refer
   std::optional<std::string> why;
   if (std::optional<std::string> differs = differsFromFirst(0x00))
     why = "the kernel's output differs between two identical naive runs (it is "
-          "nondeterministic: random numbers, printed addresses, racing threads), so it "
-          "cannot be checked: " + *differs;
+          "nondeterministic: random numbers, printed addresses, racing threads; or it reads "
+          "memory it never wrote that the harness does not fill, such as a memref.alloca), "
+          "so it cannot be checked: " + *differs;
   else if ((differs = differsFromFirst(0xff)))
     why = "the kernel's output depends on memory it never wrote (a tensor.empty or "
           "memref.alloc read before it is written, or a lowering that left part of the "
@@ -496,14 +516,11 @@ int MeasurementChild::run() {
   // same in every run.
   for (Variant *variant : variants) {
     enterPhase("run:" + variant->role);
-    if (request.checkOutput) {
-      allocation::setFillByte(variant == &reference ? 0x00 : 0xff);
-      timer::setCounting(true);
-    }
+    std::optional<CheckRunConditions> conditions;
+    if (request.checkOutput)
+      conditions.emplace(variant == &reference ? 0x00 : 0xff);
     runOnce(*variant, /*collectOutputs=*/request.checkOutput);
   }
-  allocation::setFillByte(std::nullopt);
-  timer::setCounting(false);
   if (request.checkOutput) {
     report.candidate.output =
         compareOutputs(reference.outputs, candidate.outputs, request.rtol);
@@ -641,10 +658,10 @@ RunReport runMeasurement(const RunRequest &request) {
                                      request.limits.timeoutSeconds, during);
       // LLVM's backend is quadratic in a basic block's length, and its -O3
       // can fully unroll loops with constant trip counts into long ones.
-      if (llvm::StringRef(lastPhase).starts_with("jit:"))
-        report.message += ": the time went into LLVM's compilation (its -O3 can unroll "
+      if (llvm::StringRef(lastPhase).starts_with("jit:") && request.llvmOptLevel >= 3)
+        report.message += ": the time went into LLVM's compilation (at -O3 LLVM can unroll "
                           "loops with constant trip counts into blocks its backend is very "
-                          "slow on; try --llvm-opt=2)";
+                          "slow on; -O2 avoids that: mqss run --llvm-opt=2)";
       break;
     case RunStatus::OutOfMemory:
       report.message = llvm::formatv(

@@ -201,7 +201,8 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
                            llvm::isa<llvm::ReturnInst>(function->front().front());
     compiled->constantEntry =
         compiled->emptyEntry &&
-        llvm::cast<llvm::ReturnInst>(function->front().front()).getReturnValue();
+        llvm::isa_and_nonnull<llvm::Constant>(
+            llvm::cast<llvm::ReturnInst>(function->front().front()).getReturnValue());
     // Mutable globals that survived optimisation, made visible to lookup()
     // (memref.global private is private here) to be saved and restored.
     const llvm::DataLayout &layout = llvmModule->getDataLayout();
@@ -236,9 +237,17 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
                                        diagnostics.take());
   kernel->engine = std::move(*engine);
 
-  kernel->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  // Only the hooks the module does not define itself: ORC refuses a batch
+  // of symbols as a whole when one of them is already defined.
+  llvm::SmallVector<std::pair<llvm::StringRef, void *>> hooks;
+  for (const auto &[name, address] : kHarnessSymbols) {
+    auto defined = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(name);
+    if (!defined || defined.isExternal())
+      hooks.push_back({name, address});
+  }
+  kernel->engine->registerSymbols([&hooks](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
-    for (const auto &[name, address] : kHarnessSymbols)
+    for (const auto &[name, address] : hooks)
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
     return symbols;

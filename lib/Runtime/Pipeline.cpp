@@ -326,23 +326,29 @@ llvm::Error applyPipeline(ModuleOp module, llvm::StringRef pipeline) {
   return error;
 }
 
-std::string frontendLoweringPipeline(ModuleOp module) {
-  bool tosa = false;
-  module.walk([&](Operation *op) {
-    tosa = op->getDialect() && op->getDialect()->getNamespace() == "tosa";
-    return tosa ? WalkResult::interrupt() : WalkResult::advance();
+/// The first op of \p dialect in \p module, outermost first.
+static Operation *firstOpOfDialect(ModuleOp module, llvm::StringRef dialect) {
+  Operation *found = nullptr;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == dialect)
+      found = op;
+    return found ? WalkResult::interrupt() : WalkResult::advance();
   });
-  if (!tosa)
+  return found;
+}
+
+std::string frontendLoweringPipeline(ModuleOp module) {
+  if (!firstOpOfDialect(module, "tosa"))
     return "";
-  // Control flow first, as IREE does: tosa-to-linalg cannot legalize the
-  // tosa.yield of a cond_if or while_loop body, while the tosa ops inside
-  // the scf regions tosa-to-scf makes are lowered like any other. Then the
-  // passes of upstream's tosa-to-linalg-pipeline, without its tosa-validate
-  // (that checks a TOSA profile, and the default one rejects f32). Then
-  // constants and shape ops; tosa-to-arith also expands the
-  // tosa.apply_scale ops that the lowering of quantized rescale and mul
-  // leaves behind, which nothing else lowers.
-  return "func.func(tosa-to-scf,tosa-optional-decompositions,tosa-infer-shapes,"
+  // The passes of upstream's tosa-to-linalg-pipeline, without its
+  // tosa-validate (that checks a TOSA profile, and the default one rejects
+  // f32), with control flow made scf once shapes are inferred:
+  // tosa-infer-shapes reaches into cond_if and while_loop bodies but not
+  // into scf regions, and tosa-to-linalg cannot legalize the bodies'
+  // tosa.yield. Then constants and shape ops; tosa-to-arith also expands
+  // the tosa.apply_scale ops that the lowering of quantized rescale and
+  // mul leaves behind, which nothing else lowers.
+  return "func.func(tosa-optional-decompositions,tosa-infer-shapes,tosa-to-scf,"
          "tosa-make-broadcastable,tosa-to-linalg-named,tosa-layerwise-constant-fold,"
          "tosa-make-broadcastable,tosa-to-linalg,tosa-to-arith{include-apply-rescale=true},"
          "tosa-to-tensor)";
@@ -619,6 +625,13 @@ static void deallocateBuffers(ModuleOp module) {
   }
 }
 
+/// A lowering failure about \p op, its message prefixed by where it is.
+static llvm::Error loweringErrorAt(Operation *op, const std::string &message) {
+  std::string where = fileLineColumn(op->getLoc()).value_or("");
+  return pipelineError(PipelineFailure::LoweringFailed,
+                       (where.empty() ? "" : where + ": ") + message);
+}
+
 /// A dense_resource without data: the IR was printed with its elements
 /// elided (`dense_resource<__elided__>`, as in pasted reports), or the
 /// file's {-# dialect_resources #-} section lacks the resource. Nothing can
@@ -638,11 +651,9 @@ static llvm::Error checkResourceData(ModuleOp module) {
   });
   if (!user)
     return llvm::Error::success();
-  std::string where = fileLineColumn(user->getLoc()).value_or("");
-  return pipelineError(
-      PipelineFailure::LoweringFailed,
-      (where.empty() ? "" : where + ": ") + "dense_resource<" + key +
-          "> has no data: " +
+  return loweringErrorAt(
+      user,
+      "dense_resource<" + key + "> has no data: " +
           (key == "__elided__" ? "the module was printed with its large constants elided"
                                : "the file's {-# dialect_resources #-} section does not "
                                  "define it") +
@@ -653,22 +664,14 @@ static llvm::Error checkResourceData(ModuleOp module) {
 /// pool), which the JIT does not load, and the translation to LLVM IR would
 /// only name an op it has no registration for.
 static llvm::Error checkAsync(ModuleOp module) {
-  Operation *user = nullptr;
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) { // the outermost: async.execute
-    bool async = op->getDialect() && op->getDialect()->getNamespace() == "async";
-    if (async)
-      user = op;
-    return async ? WalkResult::interrupt() : WalkResult::advance();
-  });
+  Operation *user = firstOpOfDialect(module, "async"); // the async.execute
   if (!user)
     return llvm::Error::success();
-  std::string where = fileLineColumn(user->getLoc()).value_or("");
-  return pipelineError(
-      PipelineFailure::LoweringFailed,
-      (where.empty() ? "" : where + ": ") + "'" + user->getName().getStringRef().str() +
-          "': mqss does not compile or run the async dialect (its code calls MLIR's async "
-          "runtime, which mqss does not load); run it with mlir-cpu-runner-19 and "
-          "-shared-libs=libmlir_async_runtime.so, or express the work without async");
+  return loweringErrorAt(
+      user, "'" + user->getName().getStringRef().str() +
+                "': mqss does not compile or run the async dialect (its code calls MLIR's "
+                "async runtime, which mqss does not load); run it with mlir-cpu-runner-19 "
+                "and -shared-libs=libmlir_async_runtime.so, or express the work without async");
 }
 
 /// Arithmetic on 8-bit floats (f8E4M3FN, f8E5M2, ...): MLIR 19 lowers
@@ -699,23 +702,19 @@ static llvm::Error checkEightBitFloatArithmetic(ModuleOp module) {
   });
   if (!user)
     return llvm::Error::success();
-  std::string where = fileLineColumn(user->getLoc()).value_or("");
   std::string type;
   llvm::raw_string_ostream os(type);
   eightBit.print(os);
-  return pipelineError(PipelineFailure::LoweringFailed,
-                       (where.empty() ? "" : where + ": ") + "'" +
-                           user->getName().getStringRef().str() + "' computes on " + type +
-                           ": MLIR 19 lowers 8-bit floats' storage to LLVM but not their "
-                           "arithmetic or conversions, so this module cannot be compiled");
+  return loweringErrorAt(user, "'" + user->getName().getStringRef().str() + "' computes on " +
+                                   type + ": MLIR 19 lowers 8-bit floats' storage to LLVM but "
+                                   "not their arithmetic or conversions, so this module "
+                                   "cannot be compiled");
 }
 
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
   if (llvm::Error error = checkResourceData(module))
     return error;
   if (llvm::Error error = checkAsync(module))
-    return error;
-  if (llvm::Error error = checkEightBitFloatArithmetic(module))
     return error;
   eraseTransformSchedules(module);
   eraseUnusedTensorDeclarations(module);
@@ -741,6 +740,8 @@ llvm::Error lowerToLLVMDialect(ModuleOp module) {
                                       "lowering to LLVM"))
     return error;
   hoistStaticAllocasOutOfLoops(module);
+  if (llvm::Error error = checkEightBitFloatArithmetic(module)) // also what TOSA's made
+    return error;
   return runPipeline(module, kLoweringLoopsToLLVM, PipelineFailure::LoweringFailed,
                      "lowering to LLVM");
 }

@@ -52,8 +52,9 @@ public:
   double jitMilliseconds() const { return jitMs; }
   /// True when LLVM's optimisation left the entry a bare return: nothing it
   /// computes reaches an argument or a result, or what it returns is a
-  /// constant (entryReturnsConstant), so calling it measures an empty call.
+  /// constant, so calling it measures an empty call.
   bool entryDoesNothing() const { return emptyEntry; }
+  /// True when that bare return returns a constant.
   bool entryReturnsConstant() const { return constantEntry; }
 
 private:
