@@ -2,10 +2,10 @@
 
 #include "mqss/Serve/Metrics.h"
 
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace mqss {
 
@@ -78,10 +78,15 @@ std::string renderLabels(const Labels &labels, const std::string &extra = "") {
   return text.empty() ? "" : "{" + text + "}";
 }
 
+/// \p value in the fewest digits that read back as it: bucket bounds such
+/// as 0.0005 and 0.001 must stay apart (as "le" labels they name series),
+/// and sums of seconds keep their microseconds.
 std::string number(double value) {
   if (value == static_cast<double>(static_cast<int64_t>(value)))
     return std::to_string(static_cast<int64_t>(value));
-  return llvm::formatv("{0}", value).str();
+  char buffer[400]; // the longest fixed-notation double
+  auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::fixed);
+  return error == std::errc() ? std::string(buffer, end) : std::to_string(value);
 }
 } // namespace
 
@@ -104,7 +109,7 @@ std::string Metrics::render() const {
       }
       os << name << "_bucket" << renderLabels(labels, "le=\"+Inf\"") << " " << histogram.count
          << "\n";
-      os << name << "_sum" << renderLabels(labels) << " " << llvm::formatv("{0}", histogram.sum)
+      os << name << "_sum" << renderLabels(labels) << " " << number(histogram.sum)
          << "\n";
       os << name << "_count" << renderLabels(labels) << " " << histogram.count << "\n";
     }

@@ -172,12 +172,29 @@ int runServer(const ServeOptions &options) {
              [&](const httplib::Request &request, httplib::Response &response) {
                serveFile(request.matches[1].str(), response);
              });
-  server.set_error_handler([](const httplib::Request &request, httplib::Response &response) {
+  // What httplib answers itself (an unknown path, a body over the limit, a
+  // request that could not be read in time) is counted too, under a fixed
+  // endpoint label for unknown paths.
+  server.set_error_handler([&](const httplib::Request &request, httplib::Response &response) {
     if (!response.body.empty())
       return; // a handler already replied
-    std::string message = response.status == 413 ? "request body too large"
-                           : response.status == 404 ? "no such endpoint: " + request.path
-                                                    : "request failed";
+    std::string message;
+    if (response.status == 413)
+      message = llvm::formatv("request body too large: the limit is {0} MiB (mqss serve "
+                              "--max-body-mb)",
+                              options.maxBodyBytes >> 20);
+    else if (response.status == 404)
+      message = "no such endpoint: " + request.path;
+    else
+      message = llvm::formatv("the request could not be read (it must arrive within {0} s, "
+                              "mqss serve --read-timeout-s)",
+                              options.readTimeoutSeconds);
+    static const llvm::StringRef known[] = {"/v1/select", "/v1/pipeline", "/v1/optimize",
+                                            "/v1/stats", "/v1/admin/reload"};
+    llvm::StringRef endpoint =
+        llvm::is_contained(known, request.path) ? llvm::StringRef(request.path) : "other";
+    metrics.increment("mqss_requests_total",
+                      {{"endpoint", endpoint.str()}, {"code", std::to_string(response.status)}});
     sendJson(response, Reply{response.status, llvm::json::Object{{"error", message}}});
   });
   server.set_exception_handler(

@@ -195,7 +195,7 @@ def main():
         status, body = server.request("POST", "/v1/select", {"target": "host"}, token)
         check(status == 400 and "missing \"ir\"" in body["error"], "missing ir: %s" % body)
         status, body = server.request("POST", "/v1/select", raw=b'{"ir": "' + b"x" * (2 << 20) + b'"}', token=token)
-        check(status == 413, "oversized body is 413: %s" % status)
+        check(status == 413 and "the limit is" in body.get("error", ""), "oversized body is 413: %s %s" % (status, body))
         status, body = server.request("GET", "/v1/nothing", token=token)
         check(status == 404, "unknown endpoint is 404")
         # A slow client: headers never finished; the server drops it after the read timeout.
@@ -287,6 +287,22 @@ def main():
                        'mqss_fallback_switches_total{target="x86-avx2",direction="recovered"} 1',
                        "mqss_model_reloads_total 6", "mqss_select_cache_hits_total"]:
             check(needle in metrics, "metrics contain %s" % needle)
+        # Every sample parses, and no series appears twice (bucket bounds such
+        # as 0.0005 and 0.001 once both printed as "0.00").
+        series = set()
+        for line in metrics.splitlines():
+            if not line or line.startswith("#"):
+                continue
+            match = re.fullmatch(r'([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?) (\S+)', line)
+            check(match is not None, "a Prometheus sample line: %r" % line)
+            if match:
+                float(match.group(2))
+                check(match.group(1) not in series, "one sample per series: %s" % match.group(1))
+                series.add(match.group(1))
+        check('mqss_request_duration_seconds_bucket{endpoint="/v1/select",le="0.0005"}' in metrics,
+              "bucket bounds keep their digits")
+        check('mqss_requests_total{endpoint="/v1/select",code="413"} 1' in metrics,
+              "what httplib refuses itself is counted")
         check(server.proc.poll() is None, "the server is still up")
 
         # Retrain: fine-tune on the logged trajectories, A/B on a validation
