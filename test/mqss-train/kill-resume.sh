@@ -6,7 +6,7 @@ mqss=$1 dir=$2 registry=$3
 rm -rf "$dir"
 train() {
   "$mqss" train --out="$dir" --registry="$registry" --kernel=mm --targets=host \
-    --updates=6 --episodes=2 --checkpoint-every=1 --validate-every=3 --bc-epochs=5 \
+    --updates=12 --episodes=2 --checkpoint-every=1 --validate-every=3 --bc-epochs=5 \
     --db="$dir.db"
 }
 train > /dev/null 2>&1 &
