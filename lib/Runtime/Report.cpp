@@ -37,6 +37,11 @@ llvm::StringRef runStatusName(RunStatus status) {
   return "crash";
 }
 
+bool isInputFault(RunStatus status) {
+  return status == RunStatus::InvalidInput || status == RunStatus::ParseError ||
+         status == RunStatus::InvalidIR;
+}
+
 std::optional<RunStatus> parseRunStatus(llvm::StringRef name) {
   for (const StatusName &entry : kStatusNames)
     if (entry.name == name)

@@ -148,9 +148,7 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
     RunReport report = measure("mqss:guard-candidate", "default", harnessPipeline(candidates[i]));
     if (!report.ok() || !report.speedup) {
       lastFailure = (runStatusName(report.status) + ": " + report.message).str();
-      inputAtFault = report.status == RunStatus::InvalidInput ||
-                     report.status == RunStatus::ParseError ||
-                     report.status == RunStatus::InvalidIR;
+      inputAtFault = isInputFault(report.status);
       continue;
     }
     if (!bestIndex || report.speedup->median > best) {

@@ -1110,8 +1110,11 @@ std::string Selector::belowTrainingRange(mlir::ModuleOp module) const {
 llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
                                             llvm::ArrayRef<const Action *> history) {
   auto start = Clock::now();
-  if (std::string refusal = refusalReason(module); !refusal.empty())
-    return selectorError(refusal);
+  // As select() and the pipeline endpoints: a module without a function to
+  // decide (declarations, the LLVM dialect, a transform script) has no next
+  // pass either.
+  if (llvm::Error error = checkSelectable(module, definedFunctions(module)))
+    return std::move(error);
   EncoderContext context;
   context.vectorBits = targetVectorBits(opts.target);
   context.maxSteps = opts.maxSteps;

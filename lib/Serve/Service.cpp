@@ -150,6 +150,8 @@ llvm::Expected<FallbackPlan> planFallback(mlir::ModuleOp module, llvm::StringRef
   auto plan = family.empty() ? planDefault(module) : planExpert(module, family);
   if (!plan)
     return plan.takeError();
+  if (plan->empty() || plan->back()->stage != Stage::Finish)
+    plan->push_back(lookupAction("finish-O3")); // as the policy's plans end
   auto text = pipelineForActions(*plan);
   if (!text)
     return text.takeError();
@@ -487,6 +489,17 @@ Reply Service::select(llvm::StringRef body) {
           auto preparation = prepareForStages(module);
           if (!preparation)
             return preparation.takeError();
+          // The fallback's plan for the module as the chain began: a chain
+          // that has followed it gets its next action. (Planned again after
+          // the previous passes, it would begin with the same ones again.)
+          std::optional<FallbackPlan> fromStart;
+          if (fallback) {
+            mlir::OwningOpRef<mlir::ModuleOp> start = module.clone();
+            auto plan = planFallback(*start, request.family);
+            if (!plan)
+              return plan.takeError();
+            fromStart = std::move(*plan);
+          }
           for (const Action *action : request.previous)
             if (llvm::Error error = applyAction(module, *action))
               return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -496,14 +509,31 @@ Reply Service::select(llvm::StringRef body) {
           if (!next)
             return next.takeError();
           if (fallback) {
-            auto plan = planFallback(module, request.family);
-            if (!plan)
-              return plan.takeError();
-            if (plan->actions.empty())
-              return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                             "the fallback plan has no action here");
-            next->action = plan->actions.front();
+            const std::vector<const Action *> &plan = fromStart->actions;
+            size_t done = request.previous.size();
+            bool followed = done < plan.size() &&
+                            std::equal(request.previous.begin(), request.previous.end(),
+                                       plan.begin());
+            if (followed) {
+              next->action = plan[done];
+            } else {
+              // The chain began elsewhere (with the policy, before the
+              // switch): the first action of the plan for where it is now
+              // that the chain has not run yet, which ends with the plan's
+              // finish action at the latest.
+              auto here = planFallback(module, request.family);
+              if (!here)
+                return here.takeError();
+              auto unrun = llvm::find_if(here->actions, [&](const Action *action) {
+                return !llvm::is_contained(request.previous, action);
+              });
+              if (unrun == here->actions.end())
+                return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                               "the fallback plan has no action here");
+              next->action = *unrun;
+            }
             next->probability = 1;
+            next->chosen = request.family.empty() ? "default" : "expert";
           }
           llvm::json::Object reply = decisionJson(*next, fallback);
           if (!preparation->empty())
@@ -595,6 +625,7 @@ Reply Service::optimize(llvm::StringRef body) {
   std::vector<const Action *> served;
   llvm::json::Object measured;
   std::optional<Episode> episode;
+  bool inputFault = false;
   if (request.measure) {
     EpisodeOptions episodeOptions;
     episodeOptions.greedy = true;
@@ -628,7 +659,12 @@ Reply Service::optimize(llvm::StringRef body) {
     episode->speedup = evaluation.speedup;
     episode->reward = rewardFor(evaluation.status, evaluation.speedup, 0.005);
     episode->status = evaluation.status;
-    recordReward(request.target, episode->reward);
+    // A module the harness cannot run as sent (several public functions,
+    // a dynamic size not given) says nothing about the policy: it neither
+    // moves the safety net nor becomes a trajectory to learn from.
+    inputFault = isInputFault(evaluation.status);
+    if (!inputFault)
+      recordReward(request.target, episode->reward);
     registry.increment("mqss_measured_episodes_total", {{"target", request.target}});
     if (record.explored)
       registry.increment("mqss_explored_total");
@@ -698,7 +734,7 @@ Reply Service::optimize(llvm::StringRef body) {
     record.actions = names;
   }
   if (w.store) {
-    if (episode) {
+    if (episode && !inputFault) {
       TrajectoryRecord trajectory{"serve:" + request.irHash,
                                   request.target,
                                   record.explored ? "serve:explore" : "serve:greedy",

@@ -103,6 +103,9 @@ def main():
     matmul = read(os.path.join(src, "examples", "matmul.mlir"))
     small = read(os.path.join(src, "test", "Inputs", "small_matmul.mlir"))
     oob = read(os.path.join(src, "test", "Inputs", "oob_store.mlir"))
+    # Two public functions and no @main: which one to run is not said.
+    several = ("func.func @f(%a: memref<4xf32>) {\n  return\n}\n"
+               "func.func @g(%a: memref<4xf32>) {\n  return\n}\n")
     work = tempfile.mkdtemp(prefix="mqss-serve-test-")
     db = os.path.join(work, "serve.db")
     token = "s3cret"
@@ -219,11 +222,35 @@ def main():
         status, body = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"}, token)
         check(status == 200, "a normal request after the crash is served")
 
+        # A module without a function to decide has no next pass either.
+        status, body = server.request("POST", "/v1/select", {"ir": "func.func private @f(i32) -> i32", "target": "x86-avx2"}, token)
+        check(status == 422 and "no function with a body" in body.get("error", ""), "select on declarations: %s %s" % (status, body))
+
+        # A module the harness cannot run as sent is the client's doing: it
+        # moves neither the safety net nor the store's trajectories.
+        for _ in range(3):
+            status, body = server.request("POST", "/v1/optimize", {"ir": several, "target": "x86-avx2", "measure": True}, token)
+            check(status == 200 and body["measured"]["status"] == "invalid-input", "several public functions: %s" % body.get("measured"))
+        status, body = server.request("POST", "/v1/pipeline", {"ir": small, "target": "x86-avx2"}, token)
+        check(body.get("fallback") is False, "input faults do not switch the target: %s" % body)
+
         # Safety net: 3 measured rewards below -0.5 in a row -> fallback ...
         for _ in range(2):
             server.request("POST", "/v1/optimize", {"ir": oob, "target": "x86-avx2", "measure": True}, token)
         status, body = server.request("POST", "/v1/pipeline", {"ir": small, "target": "x86-avx2"}, token)
         check(status == 200 and body.get("fallback") is True, "target falls back after 3 bad rewards: %s" % body)
+        plan = body.get("actions") or []
+        # A /v1/select chain follows the fallback's plan to its finish action.
+        chain = []
+        for _ in range(len(plan) + 1):
+            status, body = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2", "prev_passes": chain}, token)
+            if status != 200:
+                break
+            chain.append(body["pass"])
+            if body["pass"].startswith("finish"):
+                break
+        check(chain == plan and body.get("fallback") is True and body.get("chosen") != "policy",
+              "the select chain under fallback is the plan %s: %s (last %s)" % (plan, chain, body))
         status, metrics = server.request("GET", "/metrics", token=token)
         check('mqss_fallback_active{target="x86-avx2"} 1' in metrics, "fallback shown in metrics")
         status, body = server.request("POST", "/v1/pipeline", {"ir": small, "target": "x86-avx512"}, token)

@@ -42,6 +42,10 @@ enum class RunStatus {
 };
 
 llvm::StringRef runStatusName(RunStatus status);
+/// Whether \p status blames the module or its inputs (it does not parse or
+/// verify, or the harness cannot run it as given), so that every pipeline
+/// would end the same way: no verdict on a pipeline.
+bool isInputFault(RunStatus status);
 std::optional<RunStatus> parseRunStatus(llvm::StringRef name);
 
 /// A pipeline as the harness runs it, after names were resolved.
