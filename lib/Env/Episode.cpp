@@ -34,6 +34,11 @@ llvm::json::Object playEpisode(mlir::ModuleOp module, const RunRequest &kernel,
   EncoderContext context;
   context.vectorBits = targetVectorBits(kernel.target);
   context.maxSteps = options.maxSteps;
+  // Prepared as a selection is (TOSA lowered, ops MLIR 19 cannot bufferize
+  // rewritten): the evaluation's "actions:" pipeline begins the same way.
+  if (auto preparation = prepareForStages(module); !preparation)
+    return llvm::json::Object{
+        {"error", "preparing the module failed: " + llvm::toString(preparation.takeError())}};
   llvm::json::Array steps;
   for (unsigned step = 0; step < options.maxSteps; ++step) {
     auto start = std::chrono::steady_clock::now();
@@ -53,18 +58,39 @@ llvm::json::Object playEpisode(mlir::ModuleOp module, const RunRequest &kernel,
             {"error", ("forced action " + forced->name + " is illegal here").str()}};
     } else if (!options.forcedActions.empty()) {
       break;
-    } else if (options.epsilon > 0 && uniform(rng) < options.epsilon) {
-      auto random = createRandomPolicy();
-      decision = random->sample(features, mask, uniform(rng));
-      // The behaviour probability is the policy's own (PPO's ratio is taken
-      // against the policy that is being improved).
-      Decision own = policy.decide(features, mask);
-      decision.probability = own.probabilities[actionIndex(*decision.action)];
-      decision.value = own.value;
-    } else if (options.greedy) {
-      decision = policy.decide(features, mask);
     } else {
-      decision = policy.sample(features, mask, uniform(rng));
+      auto decide = [&] {
+        if (options.epsilon > 0 && uniform(rng) < options.epsilon) {
+          auto random = createRandomPolicy();
+          Decision chosen = random->sample(features, mask, uniform(rng));
+          // The behaviour probability is the policy's own (PPO's ratio is
+          // taken against the policy that is being improved).
+          Decision own = policy.decide(features, mask);
+          chosen.probability = own.probabilities[actionIndex(*chosen.action)];
+          chosen.value = own.value;
+          return chosen;
+        }
+        return options.greedy ? policy.decide(features, mask)
+                              : policy.sample(features, mask, uniform(rng));
+      };
+      // An action whose precondition refuses this IR (a tiling that the
+      // dependences forbid) would change nothing and end the episode as a
+      // failure: it is masked and the step decided again, as select's plans
+      // and /v1/select do.
+      auto refused = [&](const Action &action) {
+        if (!action.precondition)
+          return false;
+        llvm::Error error = action.precondition(module);
+        bool failed = static_cast<bool>(error);
+        llvm::consumeError(std::move(error));
+        return failed;
+      };
+      decision = decide();
+      while (refused(*decision.action)) {
+        for (const Action *sibling : actionsFailingWith(*decision.action))
+          mask[actionIndex(*sibling)] = false;
+        decision = decide();
+      }
     }
     double micros =
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)

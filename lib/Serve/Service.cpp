@@ -712,12 +712,16 @@ Reply Service::optimize(llvm::StringRef body) {
                                     {"actions", actionNamesJson(plan->actions)},
                                     {"ir", printModule(module)}};
         }
-        auto text = pipelineForActions(served);
-        if (!text)
-          return text.takeError();
-        if (llvm::Error error = applyPipeline(module, *text))
+        // The measured episode's actions, after the preparation it ran on.
+        auto preparation = prepareForStages(module);
+        if (!preparation)
+          return preparation.takeError();
+        auto actions = pipelineForActions(served);
+        if (!actions)
+          return actions.takeError();
+        if (llvm::Error error = applyPipeline(module, *actions))
           return std::move(error);
-        return llvm::json::Object{{"pipeline", *text},
+        return llvm::json::Object{{"pipeline", joinAfterPreparation(*preparation, *actions)},
                                   {"actions", actionNamesJson(served)},
                                   {"ir", printModule(module)}};
       });

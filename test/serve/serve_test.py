@@ -103,6 +103,7 @@ def main():
     matmul = read(os.path.join(src, "examples", "matmul.mlir"))
     small = read(os.path.join(src, "test", "Inputs", "small_matmul.mlir"))
     oob = read(os.path.join(src, "test", "Inputs", "oob_store.mlir"))
+    tosa = read(os.path.join(src, "test", "Inputs", "tosa_dense_relu.mlir"))
     # Two public functions and no @main: which one to run is not said.
     several = ("func.func @f(%a: memref<4xf32>) {\n  return\n}\n"
                "func.func @g(%a: memref<4xf32>) {\n  return\n}\n")
@@ -222,6 +223,12 @@ def main():
         status, body = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"}, token)
         check(status == 200, "a normal request after the crash is served")
 
+        # A measured episode is prepared as a selection is: TOSA is lowered
+        # first, and the served pipeline begins with that lowering.
+        status, body = server.request("POST", "/v1/optimize", {"ir": tosa, "target": "x86-avx2", "measure": True}, token)
+        check(status == 200 and body["measured"]["status"] == "ok" and body["pipeline"].startswith("func.func(tosa-"),
+              "measured TOSA optimize: %s %s" % (status, body.get("measured") or body))
+
         # A module without a function to decide has no next pass either.
         status, body = server.request("POST", "/v1/select", {"ir": "func.func private @f(i32) -> i32", "target": "x86-avx2"}, token)
         check(status == 422 and "no function with a body" in body.get("error", ""), "select on declarations: %s %s" % (status, body))
@@ -270,7 +277,7 @@ def main():
         measured = [s for st, s in rows if st == "ok" and s and s > 0]
         check(stats["requests"] == len(rows) and stats["measured"] == len(measured), "stats counts: %s" % stats)
         trajectories = con.execute("SELECT count(*) FROM trajectories WHERE policy LIKE 'serve:%'").fetchone()[0]
-        check(trajectories == 6, "every measured episode is a trajectory: %d" % trajectories)
+        check(trajectories == 7, "every measured episode the input allowed is a trajectory: %d" % trajectories)
         con.close()
 
         # Reload: endpoint, refused model, SIGHUP, under load.
@@ -342,7 +349,7 @@ def main():
         check(out.returncode == 0, "retrain runs: %s" % out.stderr[-500:])
         if out.returncode == 0:
             r = json.loads(out.stdout)
-            check(r["trajectories"] == 6 and r["tasks"] == 1, "retrain used the served episodes: %s" % r)
+            check(r["trajectories"] == 7 and r["tasks"] == 1, "retrain used the served episodes: %s" % r)
             no_worse = (r["candidate_scores"]["geomean_vs_default"] >= r["current"]["geomean_vs_default"]
                         and r["candidate_scores"]["failures"] <= r["current"]["failures"])
             check(r["promoted"] == no_worse, "promotion follows the comparison: %s" % r)
