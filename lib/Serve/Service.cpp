@@ -267,6 +267,18 @@ struct Service::Prepared {
   RunRequest kernel;
 };
 
+/// \p message about the request's module as the client knows it: the
+/// children read it from a temporary file, which the client never named.
+static std::string inClientTerms(const Service::Prepared &p, std::string message) {
+  if (!p.file)
+    return message;
+  std::string path = p.file->path(), client = "request.mlir";
+  for (size_t at = message.find(path); at != std::string::npos;
+       at = message.find(path, at + client.size()))
+    message.replace(at, path.size(), client);
+  return message;
+}
+
 std::variant<Service::Prepared, Reply> Service::prepare(llvm::StringRef body,
                                                         bool allowPrevious) {
   Request request;
@@ -541,7 +553,7 @@ Reply Service::select(llvm::StringRef body) {
           return reply;
         });
     if (!result)
-      return error(422, llvm::toString(result.takeError()));
+      return error(422, inClientTerms(p, llvm::toString(result.takeError())));
     reply = std::move(*result);
   }
   reply["parse_us"] = p.parseMicros;
@@ -593,7 +605,7 @@ Reply Service::pipeline(llvm::StringRef body) {
         return reply;
       });
   if (!result)
-    return error(422, llvm::toString(result.takeError()));
+    return error(422, inClientTerms(p, llvm::toString(result.takeError())));
   if (const llvm::json::Array *actions = result->getArray("actions"))
     for (const llvm::json::Value &action : *actions)
       registry.increment("mqss_decisions_total", {{"action", action.getAsString()->str()}});
@@ -726,7 +738,7 @@ Reply Service::optimize(llvm::StringRef body) {
                                   {"ir", printModule(module)}};
       });
   if (!result)
-    return error(422, llvm::toString(result.takeError()));
+    return error(422, inClientTerms(p, llvm::toString(result.takeError())));
 
   // Log the measured episode as a trajectory, and every optimize as served.
   if (const llvm::json::Array *actions = result->getArray("actions")) {

@@ -104,6 +104,7 @@ def main():
     small = read(os.path.join(src, "test", "Inputs", "small_matmul.mlir"))
     oob = read(os.path.join(src, "test", "Inputs", "oob_store.mlir"))
     tosa = read(os.path.join(src, "test", "Inputs", "tosa_dense_relu.mlir"))
+    sparse = read(os.path.join(src, "test", "Inputs", "sparse_csr_scale.mlir"))
     # Two public functions and no @main: which one to run is not said.
     several = ("func.func @f(%a: memref<4xf32>) {\n  return\n}\n"
                "func.func @g(%a: memref<4xf32>) {\n  return\n}\n")
@@ -228,6 +229,11 @@ def main():
         status, body = server.request("POST", "/v1/optimize", {"ir": tosa, "target": "x86-avx2", "measure": True}, token)
         check(status == 200 and body["measured"]["status"] == "ok" and body["pipeline"].startswith("func.func(tosa-"),
               "measured TOSA optimize: %s %s" % (status, body.get("measured") or body))
+
+        # Diagnostics from the children name the module as the client sent it.
+        status, body = server.request("POST", "/v1/pipeline", {"ir": sparse, "target": "x86-avx2"}, token)
+        check(status == 422 and "request.mlir:" in body.get("error", "") and "/tmp/" not in body.get("error", ""),
+              "child diagnostics name request.mlir: %s %s" % (status, body))
 
         # A module without a function to decide has no next pass either.
         status, body = server.request("POST", "/v1/select", {"ir": "func.func private @f(i32) -> i32", "target": "x86-avx2"}, token)
