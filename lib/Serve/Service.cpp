@@ -158,6 +158,42 @@ llvm::Expected<FallbackPlan> planFallback(mlir::ModuleOp module, llvm::StringRef
   return FallbackPlan{std::move(*plan), joinAfterPreparation(*preparation, *text)};
 }
 
+/// A selection's reply fields: the pipeline, and per function its actions
+/// and pipeline; "actions" alone when every function got the same ones.
+llvm::json::Object selectionJson(const Selection &selection) {
+  llvm::json::Array functions;
+  for (const FunctionSelection &function : selection.functions)
+    functions.push_back(llvm::json::Object{{"name", function.name},
+                                           {"actions", actionNamesJson(function.actions)},
+                                           {"pipeline", function.pipeline}});
+  return llvm::json::Object{
+      {"pipeline", selection.describe()},
+      {"decision_us", selection.decisionMicros},
+      {"uniform", selection.uniform()},
+      {"functions", std::move(functions)},
+      {"actions", selection.uniform()
+                      ? llvm::json::Value(actionNamesJson(selection.functions.front().actions))
+                      : llvm::json::Value(nullptr)}};
+}
+
+/// Counts the actions of a reply made by selectionJson or of a plan: every
+/// function's, when they differ.
+void countDecisions(Metrics &registry, const llvm::json::Object &reply) {
+  auto count = [&](const llvm::json::Array &actions) {
+    for (const llvm::json::Value &action : actions)
+      if (auto name = action.getAsString())
+        registry.increment("mqss_decisions_total", {{"action", name->str()}});
+  };
+  if (const llvm::json::Array *actions = reply.getArray("actions")) {
+    count(*actions);
+  } else if (const llvm::json::Array *functions = reply.getArray("functions")) {
+    for (const llvm::json::Value &function : *functions)
+      if (const llvm::json::Object *object = function.getAsObject())
+        if (const llvm::json::Array *actions = object->getArray("actions"))
+          count(*actions);
+  }
+}
+
 llvm::json::Object decisionJson(const NextDecision &next, bool fallback) {
   llvm::json::Object reply{
       {"pass", next.action->name},
@@ -589,26 +625,13 @@ Reply Service::pipeline(llvm::StringRef body) {
         auto selection = selector->select(module);
         if (!selection)
           return selection.takeError();
-        llvm::json::Array functions;
-        for (const FunctionSelection &function : selection->functions)
-          functions.push_back(llvm::json::Object{{"name", function.name},
-                                                 {"actions", actionNamesJson(function.actions)},
-                                                 {"pipeline", function.pipeline}});
-        llvm::json::Object reply{{"pipeline", selection->describe()},
-                                 {"decision_us", selection->decisionMicros},
-                                 {"uniform", selection->uniform()},
-                                 {"functions", std::move(functions)},
-                                 {"fallback", false}};
-        reply["actions"] = selection->uniform()
-                               ? llvm::json::Value(actionNamesJson(selection->functions.front().actions))
-                               : llvm::json::Value(nullptr);
+        llvm::json::Object reply = selectionJson(*selection);
+        reply["fallback"] = false;
         return reply;
       });
   if (!result)
     return error(422, inClientTerms(p, llvm::toString(result.takeError())));
-  if (const llvm::json::Array *actions = result->getArray("actions"))
-    for (const llvm::json::Value &action : *actions)
-      registry.increment("mqss_decisions_total", {{"action", action.getAsString()->str()}});
+  countDecisions(registry, *result);
   if (fallback)
     registry.increment("mqss_fallbacks_total", {{"target", request.target}});
   return Reply{200, std::move(*result)};
@@ -708,12 +731,9 @@ Reply Service::optimize(llvm::StringRef body) {
           auto selection = selector.optimize(module);
           if (!selection)
             return selection.takeError();
-          return llvm::json::Object{{"pipeline", selection->describe()},
-                                    {"actions", selection->uniform()
-                                                    ? llvm::json::Value(actionNamesJson(
-                                                          selection->functions.front().actions))
-                                                    : llvm::json::Value(nullptr)},
-                                    {"ir", printModule(module)}};
+          llvm::json::Object reply = selectionJson(*selection);
+          reply["ir"] = printModule(module);
+          return reply;
         }
         if (useFallback) {
           // Planning applies the plan's actions to the module.
@@ -741,12 +761,11 @@ Reply Service::optimize(llvm::StringRef body) {
     return error(422, inClientTerms(p, llvm::toString(result.takeError())));
 
   // Log the measured episode as a trajectory, and every optimize as served.
+  countDecisions(registry, *result);
   if (const llvm::json::Array *actions = result->getArray("actions")) {
     std::string names;
-    for (const llvm::json::Value &action : *actions) {
+    for (const llvm::json::Value &action : *actions)
       names += (names.empty() ? "" : ",") + action.getAsString()->str();
-      registry.increment("mqss_decisions_total", {{"action", action.getAsString()->str()}});
-    }
     record.actions = names;
   }
   if (w.store) {

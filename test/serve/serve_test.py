@@ -105,6 +105,7 @@ def main():
     oob = read(os.path.join(src, "test", "Inputs", "oob_store.mlir"))
     tosa = read(os.path.join(src, "test", "Inputs", "tosa_dense_relu.mlir"))
     sparse = read(os.path.join(src, "test", "Inputs", "sparse_csr_scale.mlir"))
+    mixed = read(os.path.join(src, "test", "Inputs", "two_kernels.mlir"))
     # Two public functions and no @main: which one to run is not said.
     several = ("func.func @f(%a: memref<4xf32>) {\n  return\n}\n"
                "func.func @g(%a: memref<4xf32>) {\n  return\n}\n")
@@ -229,6 +230,13 @@ def main():
         status, body = server.request("POST", "/v1/optimize", {"ir": tosa, "target": "x86-avx2", "measure": True}, token)
         check(status == 200 and body["measured"]["status"] == "ok" and body["pipeline"].startswith("func.func(tosa-"),
               "measured TOSA optimize: %s %s" % (status, body.get("measured") or body))
+
+        # A module whose functions get different plans: per function, as
+        # /v1/pipeline answers.
+        status, body = server.request("POST", "/v1/optimize", {"ir": mixed, "target": "x86-avx2"}, token)
+        check(status == 200 and len(body.get("functions", [])) == 3 and body.get("actions") is None and
+              all(f["actions"] for f in body["functions"]),
+              "optimize per function: %s" % {k: v for k, v in body.items() if k != "ir"})
 
         # Diagnostics from the children name the module as the client sent it.
         status, body = server.request("POST", "/v1/pipeline", {"ir": sparse, "target": "x86-avx2"}, token)
