@@ -218,6 +218,15 @@ unsigned llvmOptLevelFor(llvm::ArrayRef<const Action *> actions) {
   return 3;
 }
 
+bool refuses(const Action &action, mlir::ModuleOp module) {
+  if (!action.precondition)
+    return false;
+  llvm::Error error = action.precondition(module);
+  bool refused = static_cast<bool>(error);
+  llvm::consumeError(std::move(error));
+  return refused;
+}
+
 llvm::Error applyAction(mlir::ModuleOp module, const Action &action) {
   if (action.kind == ActionKind::Finish)
     return llvm::Error::success();

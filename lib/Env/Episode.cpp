@@ -77,16 +77,8 @@ llvm::json::Object playEpisode(mlir::ModuleOp module, const RunRequest &kernel,
       // dependences forbid) would change nothing and end the episode as a
       // failure: it is masked and the step decided again, as select's plans
       // and /v1/select do.
-      auto refused = [&](const Action &action) {
-        if (!action.precondition)
-          return false;
-        llvm::Error error = action.precondition(module);
-        bool failed = static_cast<bool>(error);
-        llvm::consumeError(std::move(error));
-        return failed;
-      };
       decision = decide();
-      while (refused(*decision.action)) {
+      while (refuses(*decision.action, module)) {
         for (const Action *sibling : actionsFailingWith(*decision.action))
           mask[actionIndex(*sibling)] = false;
         decision = decide();

@@ -1127,14 +1127,7 @@ llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
   next.features = features;
   // Nothing is applied here, so the check applyAction would make before an
   // action with a precondition is made now: the caller runs the pass itself.
-  auto refused = [&](const Action &action) {
-    if (!action.precondition)
-      return false;
-    llvm::Error error = action.precondition(module);
-    bool failed = static_cast<bool>(error);
-    llvm::consumeError(std::move(error));
-    return failed;
-  };
+  auto refused = [&](const Action &action) { return refuses(action, module); };
   std::string belowRange = belowTrainingRange(module);
   if (belowRange.empty()) {
     Decision decision = policyImpl->decide(features, mask);

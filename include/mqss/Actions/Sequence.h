@@ -58,6 +58,10 @@ public:
   std::string reason;
 };
 
+/// Whether \p action's precondition refuses \p module (applyAction would
+/// answer ActionRefused): for deciding without applying.
+bool refuses(const Action &action, mlir::ModuleOp module);
+
 /// Applies one action to \p module in-process and verifies the result. The
 /// schedule library is loaded into the context the first time it is needed.
 /// An ActionRefused error when the action's precondition fails.
