@@ -107,8 +107,16 @@ std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool a
                                       : "\"prev_passes\" is only accepted by /v1/select");
     for (const llvm::json::Value &name : *names) {
       const Action *action = name.getAsString() ? lookupAction(*name.getAsString()) : nullptr;
-      if (!action)
-        return error(400, "unknown action in \"prev_passes\" (see `mqss actions`)");
+      if (!action) {
+        std::string given;
+        llvm::raw_string_ostream os(given);
+        os << name;
+        return error(400, "unknown action " + given + " in \"prev_passes\" (see `mqss actions`)");
+      }
+      // A finish action ends a chain: there is no pass after it.
+      if (action->kind == ActionKind::Finish)
+        return error(400, "\"prev_passes\" holds the finish action " + action->name +
+                              ", which ends a chain: there is no next pass");
       request.previous.push_back(action);
     }
   }
