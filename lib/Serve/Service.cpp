@@ -158,7 +158,7 @@ llvm::Expected<FallbackPlan> planFallback(mlir::ModuleOp module, llvm::StringRef
   auto plan = family.empty() ? planDefault(module) : planExpert(module, family);
   if (!plan)
     return plan.takeError();
-  if (plan->empty() || plan->back()->stage != Stage::Finish)
+  if (plan->empty() || plan->back()->kind != ActionKind::Finish)
     plan->push_back(lookupAction("finish-O3")); // as the policy's plans end
   auto text = pipelineForActions(*plan);
   if (!text)
