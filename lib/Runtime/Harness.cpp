@@ -88,6 +88,10 @@ private:
   std::optional<KernelArguments> arguments;
   std::map<std::string, Compiled> compiledByPipeline;
   std::string currentPhase;
+  /// Appended to the lowered IR's hash when the entry was named and is not
+  /// the one the module alone implies: the same code run from another
+  /// function is another measurement.
+  std::string entryKey;
 };
 } // namespace
 
@@ -220,7 +224,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
     llvm::raw_string_ostream os(text);
     copy->print(os);
     compiled.loweredIrHash =
-        llvm::formatv("{0:x16}-O{1}", llvm::xxh3_64bits(text), llvm::StringRef(std::to_string(llvmOptLevel))).str();
+        llvm::formatv("{0:x16}-O{1}{2}", llvm::xxh3_64bits(text), llvmOptLevel, entryKey).str();
   }
   if (request.stopAfterLowering)
     return compiled;
@@ -388,6 +392,13 @@ int MeasurementChild::run() {
     return finishWithError(described.takeError(), RunStatus::InvalidInput);
   signature = std::move(*described);
   report.entry = signature.name;
+  if (!request.entry.empty()) {
+    auto implied = selectEntry(*module, "");
+    if (!implied || implied->getSymName() != signature.name)
+      entryKey = "@" + signature.name;
+    if (!implied)
+      llvm::consumeError(implied.takeError());
+  }
   {
     // Tell the parent early, so that a crash report can still name them.
     std::string text;

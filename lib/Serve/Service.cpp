@@ -20,6 +20,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
+#include <charconv>
 #include <chrono>
 #include <variant>
 #include <sqlite3.h>
@@ -75,10 +76,62 @@ struct Service::Request {
   bool measure = false;
   std::string family;
   std::string irHash;
+  /// How a measured optimize runs the kernel, as `--entry`, `--shape` and
+  /// `--arg` say on the command line.
+  std::string entry;
+  InputOptions inputs;
 };
 
 namespace {
 using Request = Service::Request;
+
+/// The request's "entry", "shapes" ({"arg3": [20, 30]}) and "args"
+/// ({"arg0": 20}): checked as the command line's options are, and only with
+/// "measure", since nothing else runs the kernel.
+std::optional<Reply> parseRunFields(const llvm::json::Object &object, Request &request) {
+  const llvm::json::Value *entry = object.get("entry");
+  const llvm::json::Object *shapes = object.getObject("shapes");
+  const llvm::json::Object *args = object.getObject("args");
+  if ((object.get("shapes") && !shapes) || (object.get("args") && !args))
+    return error(400, "\"shapes\" and \"args\" must be objects keyed by argument, e.g. "
+                      "{\"shapes\": {\"arg3\": [20, 30]}, \"args\": {\"arg0\": 20}}");
+  if (!entry && !shapes && !args)
+    return std::nullopt;
+  if (!request.measure)
+    return error(400, "\"entry\", \"shapes\" and \"args\" say how to run the kernel: they "
+                      "need \"measure\": true");
+  if (entry) {
+    if (!entry->getAsString() || entry->getAsString()->empty())
+      return error(400, "\"entry\" must be a function's name (a string)");
+    request.entry = entry->getAsString()->str();
+  }
+  for (const auto &[arg, value] : shapes ? *shapes : llvm::json::Object()) {
+    std::string text = arg.str() + "=";
+    const llvm::json::Array *sizes = value.getAsArray();
+    if (!sizes || sizes->empty())
+      return error(400, "\"shapes\": \"" + arg.str() +
+                            "\" must be an array of sizes, e.g. [20, 30]");
+    for (const llvm::json::Value &size : *sizes) {
+      std::optional<int64_t> integer = size.getAsInteger();
+      if (!integer)
+        return error(400, "\"shapes\": \"" + arg.str() + "\" holds a size that is not an integer");
+      text += (text.back() == '=' ? "" : "x") + std::to_string(*integer);
+    }
+    if (llvm::Error bad = parseShapeOption(text, request.inputs.shapes))
+      return error(400, "\"shapes\": " + llvm::toString(std::move(bad)));
+  }
+  for (const auto &[arg, value] : args ? *args : llvm::json::Object()) {
+    std::optional<double> number = value.getAsNumber();
+    if (!number)
+      return error(400, "\"args\": \"" + arg.str() + "\" must be a number");
+    char digits[32];
+    auto printed = std::to_chars(digits, digits + sizeof(digits), *number);
+    std::string text = arg.str() + "=" + std::string(digits, printed.ptr);
+    if (llvm::Error bad = parseScalarOption(text, request.inputs.scalars))
+      return error(400, "\"args\": " + llvm::toString(std::move(bad)));
+  }
+  return std::nullopt;
+}
 
 std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool allowPrevious) {
   auto parsed = llvm::json::parse(body);
@@ -128,6 +181,8 @@ std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool a
       if (auto runnable = resolveTarget(request.target); !runnable)
         return error(400, "cannot measure: " + llvm::toString(runnable.takeError()));
   }
+  if (auto bad = parseRunFields(*object, request))
+    return bad;
   if (auto family = object->getString("family")) {
     if (!llvm::is_contained(expertFamilies(), family->str()))
       return error(400, "unknown family '" + *family + "'");
@@ -136,6 +191,17 @@ std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool a
   return std::nullopt;
 }
 
+
+/// \p message from the harness, which names its command-line options, with
+/// the request fields that say the same.
+std::string withRequestFields(llvm::StringRef message) {
+  if (!message.contains("--entry") && !message.contains("--shape") &&
+      !message.contains("--arg"))
+    return message.str();
+  return (message + " (in a request: \"entry\": NAME, \"shapes\": {\"argN\": [sizes]}, "
+                    "\"args\": {\"argN\": value}, with \"measure\": true)")
+      .str();
+}
 
 std::string printModule(mlir::ModuleOp module) {
   std::string text;
@@ -358,6 +424,9 @@ std::variant<Service::Prepared, Reply> Service::prepare(Request request, bool al
     p.kernel.inputPath = p.file->path();
   }
   p.kernel.target = p.request.target;
+  p.kernel.entry = p.request.entry;
+  p.kernel.inputs.shapes = p.request.inputs.shapes;
+  p.kernel.inputs.scalars = p.request.inputs.scalars;
   p.kernel.reps = opts.measureReps;
   p.kernel.minTimeMs = opts.measureMinTimeMs;
   p.kernel.limits.timeoutSeconds = opts.childTimeoutSeconds;
@@ -724,7 +793,7 @@ Reply Service::optimize(llvm::StringRef body) {
                                   {"reward", episode->reward},
                                   {"cached", evaluation.cached}};
     if (!evaluation.message.empty())
-      measured["message"] = evaluation.message;
+      measured["message"] = withRequestFields(evaluation.message);
     if (!fallback && evaluation.status == RunStatus::Ok)
       served = episode->actions;
   }

@@ -109,6 +109,8 @@ def main():
     # Two public functions and no @main: which one to run is not said.
     several = ("func.func @f(%a: memref<4xf32>) {\n  return\n}\n"
                "func.func @g(%a: memref<4xf32>) {\n  return\n}\n")
+    # @once scales a dynamically sized buffer, @repeated does so %n times.
+    scaling = read(os.path.join(src, "test", "Inputs", "scale_entries.mlir"))
     work = tempfile.mkdtemp(prefix="mqss-serve-test-")
     db = os.path.join(work, "serve.db")
     token = "s3cret"
@@ -187,6 +189,29 @@ def main():
         check(status == 200 and m.get("status") == "ok" and m.get("runtime_ms", 0) > 0
               and m.get("baseline_ms", 0) > 0 and m.get("speedup", 0) > 0,
               "measured optimize: %s %s" % (status, m))
+
+        # How to run the kernel, as --entry, --shape and --arg say on the
+        # command line. The same module run from another function is another
+        # measurement, not a cache hit.
+        status, body = server.request("POST", "/v1/optimize", {"ir": scaling, "target": "x86-avx2", "measure": True}, token)
+        m = body.get("measured", {})
+        check(status == 200 and m.get("status") == "invalid-input" and '"entry"' in m.get("message", ""),
+              "a measured optimize says which request field is missing: %s" % m)
+        runs = {}
+        for entry in ("repeated", "once"):
+            status, body = server.request("POST", "/v1/optimize",
+                                          {"ir": scaling, "target": "x86-avx2", "measure": True, "entry": entry,
+                                           "shapes": {"arg0": [4096]}, "args": {"arg1": 200, "arg2": 1.5}}, token)
+            runs[entry] = body.get("measured", {})
+            check(status == 200 and runs[entry].get("status") == "ok" and runs[entry].get("cached") is False,
+                  "measured optimize of @%s with shapes and args: %s %s" % (entry, status, runs[entry]))
+        check(runs["repeated"].get("runtime_ms", 0) > 20 * runs["once"].get("runtime_ms", 1),
+              "each entry timed on its own: %s" % runs)
+        status, body = server.request("POST", "/v1/optimize", {"ir": scaling, "target": "x86-avx2", "entry": "once"}, token)
+        check(status == 400 and "need \"measure\": true" in body.get("error", ""), "entry without measure: %s %s" % (status, body))
+        status, body = server.request("POST", "/v1/optimize", {"ir": scaling, "target": "x86-avx2", "measure": True,
+                                                               "shapes": {"arg0": ["many"]}}, token)
+        check(status == 400 and "not an integer" in body.get("error", ""), "a malformed size: %s %s" % (status, body))
 
         # Bad input.
         status, body = server.request("POST", "/v1/select", raw=b"{not json", token=token)
@@ -293,7 +318,7 @@ def main():
         measured = [s for st, s in rows if st == "ok" and s and s > 0]
         check(stats["requests"] == len(rows) and stats["measured"] == len(measured), "stats counts: %s" % stats)
         trajectories = con.execute("SELECT count(*) FROM trajectories WHERE policy LIKE 'serve:%'").fetchone()[0]
-        check(trajectories == 7, "every measured episode the input allowed is a trajectory: %d" % trajectories)
+        check(trajectories == 9, "every measured episode the input allowed is a trajectory: %d" % trajectories)
         con.close()
 
         # Reload: endpoint, refused model, SIGHUP, under load.
@@ -365,7 +390,7 @@ def main():
         check(out.returncode == 0, "retrain runs: %s" % out.stderr[-500:])
         if out.returncode == 0:
             r = json.loads(out.stdout)
-            check(r["trajectories"] == 7 and r["tasks"] == 1, "retrain used the served episodes: %s" % r)
+            check(r["trajectories"] == 9 and r["tasks"] == 1, "retrain used the served episodes: %s" % r)
             no_worse = (r["candidate_scores"]["geomean_vs_default"] >= r["current"]["geomean_vs_default"]
                         and r["candidate_scores"]["failures"] <= r["current"]["failures"])
             check(r["promoted"] == no_worse, "promotion follows the comparison: %s" % r)
