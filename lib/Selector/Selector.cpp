@@ -204,7 +204,7 @@ std::vector<mlir::func::FuncOp> definedFunctions(mlir::ModuleOp module) {
 /// For a module with nothing to decide: what it holds instead, so that the
 /// user learns which of their functions were passed over and why.
 std::string whatIsThereInstead(mlir::ModuleOp module) {
-  std::string lowered, nested, declared;
+  std::string lowered, nested, declared, scripts;
   for (mlir::Operation &op : module.getBody()->getOperations()) {
     auto name = op.getAttrOfType<mlir::StringAttr>(mlir::SymbolTable::getSymbolAttrName());
     auto add = [&](std::string &list) {
@@ -213,6 +213,8 @@ std::string whatIsThereInstead(mlir::ModuleOp module) {
     };
     if (llvm::isa<mlir::func::FuncOp>(op)) // all external, or there would be work
       add(declared);
+    else if (op.getDialect() && op.getDialect()->getNamespace() == "transform")
+      add(scripts);
     else if (auto function = llvm::dyn_cast<mlir::FunctionOpInterface>(op);
              function && !function.isExternal())
       add(lowered);
@@ -221,6 +223,10 @@ std::string whatIsThereInstead(mlir::ModuleOp module) {
       nested += nested.empty() ? (name ? "@" + name.getValue().str() : "<unnamed>") : ", ...";
   }
   std::string hint;
+  if (!scripts.empty())
+    hint += "; " + scripts + (scripts.find(',') == std::string::npos ? " is" : " are") +
+            " part of a transform-dialect script, not a kernel: mqss chooses passes for the "
+            "func.func definitions of payload IR, and this module holds none";
   if (!lowered.empty())
     hint += "; " + lowered + (lowered.find(',') == std::string::npos ? " is" : " are") +
             " not a func.func (already lowered, e.g. to the LLVM dialect): there is no "
