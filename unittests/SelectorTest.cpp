@@ -474,6 +474,32 @@ TEST(Selector, NextSkipsActionsWhosePreconditionFails) {
   EXPECT_EQ(next->action, selection->functions[0].actions.front());
 }
 
+TEST(Selector, NextDecidesAgainWithoutAnActionThatFails) {
+  // A caller that can run passes (the server's child) tells next() which
+  // proposals fail on the module: the decision is made again without them
+  // and the actions failing with them, for the policy and for `default`.
+  Fixture f;
+  auto module = f.load(MQSS_TEST_INPUTS "/small_matmul.mlir");
+  for (bool deferSmall : {false, true}) {
+    auto selector = shippedSelector("x86-avx2", deferSmall);
+    auto first = selector->next(*module);
+    ASSERT_TRUE(static_cast<bool>(first)) << llvm::toString(first.takeError());
+    ASSERT_NE(first->action->kind, ActionKind::Finish);
+    std::vector<const Action *> tried;
+    auto next = selector->next(*module, {}, [&](const Action &action) {
+      tried.push_back(&action);
+      return &action == first->action;
+    });
+    ASSERT_TRUE(static_cast<bool>(next)) << llvm::toString(next.takeError());
+    EXPECT_EQ(next->chosen, first->chosen);
+    EXPECT_NE(next->action, first->action);
+    EXPECT_FALSE(llvm::is_contained(actionsFailingWith(*first->action), next->action))
+        << next->action->name.str();
+    ASSERT_FALSE(tried.empty());
+    EXPECT_EQ(tried.front(), first->action);
+  }
+}
+
 TEST(Catalog, MasksActionsWhereUpstreamPassesMiscompile) {
   // Each input made an upstream MLIR 19 pass compute something else (found
   // by a random search over the actions, checked against naive lowering).

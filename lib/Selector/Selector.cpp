@@ -1114,7 +1114,8 @@ std::string Selector::belowTrainingRange(mlir::ModuleOp module) const {
 }
 
 llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
-                                            llvm::ArrayRef<const Action *> history) {
+                                            llvm::ArrayRef<const Action *> history,
+                                            llvm::function_ref<bool(const Action &)> fails) {
   auto start = Clock::now();
   // As select() and the pipeline endpoints: a module without a function to
   // decide (declarations, the LLVM dialect, a transform script) has no next
@@ -1133,7 +1134,9 @@ llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
   next.features = features;
   // Nothing is applied here, so the check applyAction would make before an
   // action with a precondition is made now: the caller runs the pass itself.
-  auto refused = [&](const Action &action) { return refuses(action, module); };
+  auto refused = [&](const Action &action) {
+    return refuses(action, module) || (fails && action.kind != ActionKind::Finish && fails(action));
+  };
   std::string belowRange = belowTrainingRange(module);
   if (belowRange.empty()) {
     Decision decision = policyImpl->decide(features, mask);

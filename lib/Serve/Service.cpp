@@ -630,7 +630,16 @@ Reply Service::select(llvm::StringRef body) {
               return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                              "previous pass " + action->name + " failed: " +
                                                  llvm::toString(std::move(error)));
-          auto next = selector->next(module, request.previous);
+          // Passes run here anyway: a proposal is tried on a copy, so that
+          // the client is not sent a pass that fails on its module.
+          auto fails = [&](const Action &action) {
+            mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+            llvm::Error error = applyAction(*copy, action);
+            bool failed = static_cast<bool>(error);
+            llvm::consumeError(std::move(error));
+            return failed;
+          };
+          auto next = selector->next(module, request.previous, fails);
           if (!next)
             return next.takeError();
           if (fallback) {

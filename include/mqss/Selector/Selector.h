@@ -23,6 +23,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <chrono>
@@ -211,9 +212,13 @@ public:
   ResolvedPipeline harnessPipeline(const Selection &selection);
 
   /// The next action for \p module, which \p history (the actions taken so
-  /// far, already applied to it) led to. Nothing is applied.
-  llvm::Expected<NextDecision> next(mlir::ModuleOp module,
-                                    llvm::ArrayRef<const Action *> history = {});
+  /// far, already applied to it) led to. Nothing is applied here; a caller
+  /// that may run passes gives \p fails, which tries an action on a copy:
+  /// one that fails is ruled out, with the actions failing with it, and the
+  /// decision made again, as select() does.
+  llvm::Expected<NextDecision>
+  next(mlir::ModuleOp module, llvm::ArrayRef<const Action *> history = {},
+       llvm::function_ref<bool(const Action &)> fails = nullptr);
 
   /// Explains every decision select() would make: the top \p topK features
   /// by |gradient x input| and the runner-up actions.
