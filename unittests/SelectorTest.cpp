@@ -221,7 +221,7 @@ TEST(Selector, GivesDefaultsPlanToKernelsFarBelowTheTrainingRange) {
       function.erase();
   std::vector<const Action *> history;
   for (const Action *action : *expected) {
-    auto next = deferring->next(*alone, history);
+    auto next = deferring->next(*alone, Chain{history});
     ASSERT_TRUE(static_cast<bool>(next)) << llvm::toString(next.takeError());
     EXPECT_EQ(next->chosen, "default");
     EXPECT_EQ(next->action, action) << "step " << history.size();
@@ -486,10 +486,11 @@ TEST(Selector, NextDecidesAgainWithoutAnActionThatFails) {
     ASSERT_TRUE(static_cast<bool>(first)) << llvm::toString(first.takeError());
     ASSERT_NE(first->action->kind, ActionKind::Finish);
     std::vector<const Action *> tried;
-    auto next = selector->next(*module, {}, [&](const Action &action) {
+    auto fails = [&](const Action &action) {
       tried.push_back(&action);
       return &action == first->action;
-    });
+    };
+    auto next = selector->next(*module, Chain{{}, nullptr, fails});
     ASSERT_TRUE(static_cast<bool>(next)) << llvm::toString(next.takeError());
     EXPECT_EQ(next->chosen, first->chosen);
     EXPECT_NE(next->action, first->action);

@@ -1113,9 +1113,9 @@ std::string Selector::belowTrainingRange(mlir::ModuleOp module) const {
   return first;
 }
 
-llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
-                                            llvm::ArrayRef<const Action *> history,
-                                            llvm::function_ref<bool(const Action &)> fails) {
+llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module, const Chain &chain) {
+  llvm::ArrayRef<const Action *> history = chain.history;
+  llvm::function_ref<bool(const Action &)> fails = chain.fails;
   auto start = Clock::now();
   // As select() and the pipeline endpoints: a module without a function to
   // decide (declarations, the LLVM dialect, a transform script) has no next
@@ -1137,8 +1137,13 @@ llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module,
   auto refused = [&](const Action &action) {
     return refuses(action, module) || (fails && action.kind != ActionKind::Finish && fails(action));
   };
-  std::string belowRange = belowTrainingRange(module);
-  if (belowRange.empty()) {
+  // Judged where select() judges it: passes such as tiling can make a
+  // static count unknown half way.
+  std::string belowRange = belowTrainingRange(chain.start ? chain.start : module);
+  if (belowRange.empty() && history.size() >= opts.maxSteps) {
+    next.action = lookupAction("finish-O3"); // as plan() ends at the step limit
+    next.probability = 1;
+  } else if (belowRange.empty()) {
     Decision decision = policyImpl->decide(features, mask);
     while (refused(*decision.action)) {
       for (const Action *sibling : actionsFailingWith(*decision.action))

@@ -617,10 +617,11 @@ Reply Service::select(llvm::StringRef body) {
           // The fallback's plan for the module as the chain began: a chain
           // that has followed it gets its next action. (Planned again after
           // the previous passes, it would begin with the same ones again.)
+          mlir::OwningOpRef<mlir::ModuleOp> start = module.clone();
           std::optional<FallbackPlan> fromStart;
           if (fallback) {
-            mlir::OwningOpRef<mlir::ModuleOp> start = module.clone();
-            auto plan = planFallback(*start, request.family);
+            mlir::OwningOpRef<mlir::ModuleOp> planned = start->clone();
+            auto plan = planFallback(*planned, request.family);
             if (!plan)
               return plan.takeError();
             fromStart = std::move(*plan);
@@ -639,7 +640,7 @@ Reply Service::select(llvm::StringRef body) {
             llvm::consumeError(std::move(error));
             return failed;
           };
-          auto next = selector->next(module, request.previous, fails);
+          auto next = selector->next(module, Chain{request.previous, *start, fails});
           if (!next)
             return next.takeError();
           if (fallback) {

@@ -83,6 +83,20 @@ class Server:
             self.proc.kill()
 
 
+def select_chain(server, ir, token, limit):
+    """Follows /v1/select from the module's start to a finish action (at most
+    limit passes); returns the chain and the last reply."""
+    chain, body = [], {}
+    for _ in range(limit):
+        status, body = server.request("POST", "/v1/select", {"ir": ir, "target": "x86-avx2", "prev_passes": chain}, token)
+        if status != 200:
+            break
+        chain.append(body["pass"])
+        if body["pass"].startswith("finish"):
+            break
+    return chain, body
+
+
 def read_bytes(path):
     with open(path, "rb") as f:
         return f.read()
@@ -178,6 +192,16 @@ def main():
         check(status == 200 and body.get("chosen") == "default" and "trained on" in body.get("note", "")
               and body.get("pass") == cli["functions"][0]["actions"][0],
               "a small kernel's select is default's first action: %s %s" % (body, cli["functions"][0]["actions"]))
+        # One pass at a time follows the plan /v1/pipeline gives whole: to the
+        # step limit (the policy's plan for dynamic sizes), and for a small
+        # kernel whose op count tiling makes unknown (default's plan).
+        for name in ("dynamic.mlir", "static_counter.mlir"):
+            ir = read(os.path.join(src, "test", "Inputs", name))
+            status, body = server.request("POST", "/v1/pipeline", {"ir": ir, "target": "x86-avx2"}, token)
+            plan = body.get("actions") or []
+            chain, last = select_chain(server, ir, token, 20)
+            check(status == 200 and plan and chain == plan,
+                  "the select chain of %s is its pipeline %s: %s (last %s)" % (name, plan, chain, last))
 
         # /v1/optimize, unmeasured and measured.
         status, body = server.request("POST", "/v1/optimize", {"ir": small, "target": "x86-avx2"}, token)
@@ -289,14 +313,7 @@ def main():
         check(status == 200 and body.get("fallback") is True, "target falls back after 3 bad rewards: %s" % body)
         plan = body.get("actions") or []
         # A /v1/select chain follows the fallback's plan to its finish action.
-        chain = []
-        for _ in range(len(plan) + 1):
-            status, body = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2", "prev_passes": chain}, token)
-            if status != 200:
-                break
-            chain.append(body["pass"])
-            if body["pass"].startswith("finish"):
-                break
+        chain, body = select_chain(server, small, token, len(plan) + 1)
         check(chain == plan and body.get("fallback") is True and body.get("chosen") != "policy",
               "the select chain under fallback is the plan %s: %s (last %s)" % (plan, chain, body))
         status, metrics = server.request("GET", "/metrics", token=token)

@@ -165,6 +165,18 @@ struct NextDecision {
   std::string note; ///< why it is not the policy's action (empty when it is)
 };
 
+/// Where a module is in a plan decided one action at a time.
+struct Chain {
+  /// The actions taken so far, already applied to the module.
+  llvm::ArrayRef<const Action *> history;
+  /// The module before them; null when it is the module itself.
+  mlir::ModuleOp start;
+  /// Given by a caller that may run passes: tries an action on a copy of the
+  /// module. One that fails is ruled out, with the actions failing with it,
+  /// and the decision made again, as select() does when it plans.
+  llvm::function_ref<bool(const Action &)> fails;
+};
+
 class Selector {
 public:
   /// Loads the model and checks the target. Errors name what is wrong: a
@@ -211,14 +223,12 @@ public:
   /// the harness's copy of the module. The selector must outlive its use.
   ResolvedPipeline harnessPipeline(const Selection &selection);
 
-  /// The next action for \p module, which \p history (the actions taken so
-  /// far, already applied to it) led to. Nothing is applied here; a caller
-  /// that may run passes gives \p fails, which tries an action on a copy:
-  /// one that fails is ruled out, with the actions failing with it, and the
-  /// decision made again, as select() does.
-  llvm::Expected<NextDecision>
-  next(mlir::ModuleOp module, llvm::ArrayRef<const Action *> history = {},
-       llvm::function_ref<bool(const Action &)> fails = nullptr);
+  /// The next action for \p module, at the point of a plan \p chain says
+  /// (nothing is applied here). A chain decided one call at a time follows
+  /// the plan select() makes: the small-kernel rule is judged on the module
+  /// as the chain began, and the policy's part ends with `finish-O3` after
+  /// SelectorOptions::maxSteps actions.
+  llvm::Expected<NextDecision> next(mlir::ModuleOp module, const Chain &chain = {});
 
   /// Explains every decision select() would make: the top \p topK features
   /// by |gradient x input| and the runner-up actions.
