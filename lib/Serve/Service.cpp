@@ -812,6 +812,7 @@ Reply Service::optimize(llvm::StringRef body) {
   // in a child, since passes run. The measured episode's actions are served
   // unless it failed or the target is on its fallback.
   bool useFallback = fallback || (request.measure && served.empty());
+  record.fallback = useFallback; // what the reply says was served
   auto result = runOnModuleInChild(
       kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
         if (served.empty() && !useFallback) {

@@ -273,6 +273,12 @@ def main():
         if status == 200:
             check(body["measured"]["status"] == "crash" and body["measured"]["reward"] == -1,
                   "crash reported: %s" % body.get("measured"))
+            # The crashed episode is not served: the fallback is, and its
+            # decision record says so as the reply does.
+            con = sqlite3.connect(db)
+            row = con.execute("SELECT fallback FROM served ORDER BY rowid DESC LIMIT 1").fetchone()
+            con.close()
+            check(body["fallback"] is True and row == (1,), "served row's fallback: %s %s" % (body["fallback"], row))
         status, body = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"}, token)
         check(status == 200, "a normal request after the crash is served")
 
