@@ -507,6 +507,7 @@ TEST(Catalog, MasksActionsWhereUpstreamPassesMiscompile) {
   Fixture f;
   const std::pair<const char *, const char *> cases[] = {
       {"datacopy_tiled_step2", "loops.data-copy"}, {"datacopy_tri", "loops.data-copy"},
+      {"datacopy_affine_if", "loops.data-copy"},
       {"fusion_rowfill", "loops.fusion"},          {"scalrep_scffor", "loops.scalrep"},
       {"scalrep_while", "loops.scalrep"},          {"spec_copy_yield_out", "linalg.specialize"},
       {"spec_mm_extui", "tensor.specialize"},      {"spec_mm_neg", "tensor.specialize"},

@@ -76,10 +76,13 @@ bool hasAffineSiblings(const IRSummary &s) {
 /// affine-data-copy-generate sizes its buffers without the loop step (a
 /// copy-out loop `0 to 65` over 64 elements after unrolling: wrong output
 /// and heap corruption) and emits empty bound maps on triangular nests
-/// (lowering then crashes). Found by a random search over the suite.
+/// (lowering then crashes). Found by a random search over the suite. It also
+/// sizes them by the accesses' ranges over the whole loop, ignoring an
+/// affine.if that guards them (a stencil's border, a padded copy): it copies
+/// past the buffer. Found by a sweep of others' IR.
 bool copyable(const IRSummary &s) {
   return s.maxAffineDepth >= 2 && s.numAffineForWithResults == 0 &&
-         s.innermostAffineStepsOne && s.allAffineTripsConstant;
+         s.innermostAffineStepsOne && s.allAffineTripsConstant && s.opCount("affine.if") == 0;
 }
 /// affine-scalrep forwards a store to later loads, looking for intervening
 /// writes along affine.for back edges only: a store before an scf.for whose
