@@ -68,7 +68,9 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
                                        llvm::toString(runnable.takeError()));
   std::string text;
   llvm::raw_string_ostream os(text);
-  module->print(os);
+  // With its locations: the children's notes and errors then point into the
+  // user's file, not into this temporary one.
+  module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
   auto file = TemporaryFile::create("mqss-guard", text);
   if (!file)
     return file.takeError();
