@@ -182,10 +182,30 @@ llvm::Expected<func::FuncOp> selectEntry(ModuleOp module,
       publicDefs.push_back(func);
   if (publicDefs.size() == 1)
     return publicDefs.front();
-  if (publicDefs.empty())
+  if (publicDefs.empty() && !definitions.empty())
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
-        "the module defines no public func.func to run; name one with --entry");
+        "the module defines no public func.func to run; name one of its private ones (" +
+            listNames(definitions) + ") with --entry");
+  if (publicDefs.empty()) {
+    // Functions of another dialect: a module already lowered, most often.
+    std::string others, dialect;
+    unsigned count = 0;
+    for (auto function : module.getOps<FunctionOpInterface>())
+      if (!function.isExternal() && ++count <= 4) {
+        others += (others.empty() ? "@" : ", @") + function.getName().str();
+        dialect = function->getName().getStringRef().str();
+      }
+    if (others.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "the module defines no function with a body to run");
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the module defines no func.func to run: " + others + (count > 4 ? ", ..." : "") +
+            (count == 1 ? " is an '" + dialect + "' op" : " are '" + dialect + "' ops") +
+            ". mqss runs func.func kernels, before their lowering to the LLVM dialect "
+            "(mlir-cpu-runner-19 runs a module already lowered)");
+  }
   return llvm::createStringError(
       llvm::inconvertibleErrorCode(),
       llvm::formatv("the module has several public functions ({0}); choose "

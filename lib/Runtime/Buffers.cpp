@@ -7,6 +7,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -387,6 +388,23 @@ KernelArguments::create(const Signature &signature, const InputOptions &options,
       return optionError(llvm::formatv(
           "--arg names {0}, which is not a scalar argument of @{1}",
           entry.first, signature.name));
+    // An integer argument takes a whole number its type holds (signed or
+    // unsigned), not one truncated or wrapped silently.
+    const ValueSpec &spec = signature.args[index];
+    if (isFloatKind(spec.element))
+      continue;
+    unsigned bits = spec.element == ElementKind::I1 ? 1 : 8 * elementByteSize(spec.element);
+    double low = bits == 1 ? 0 : -std::ldexp(1.0, bits - 1);
+    double end = std::ldexp(1.0, std::min(bits, 63u)); // exclusive
+    double value = entry.second;
+    if (std::trunc(value) != value || value < low || value >= end) {
+      char given[32];
+      auto printed = std::to_chars(given, given + sizeof(given), value);
+      return optionError(llvm::formatv(
+          "--arg={0}={1}: {0} is {2}, which takes a whole number from {3} to {4}",
+          entry.first, llvm::StringRef(given, printed.ptr - given), spec.typeText, static_cast<int64_t>(low),
+          bits >= 63 ? uint64_t(INT64_MAX) : (uint64_t(1) << bits) - 1));
+    }
   }
 
   KernelArguments result;

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -365,12 +366,19 @@ bool hasTensorSignature(func::FuncOp function) {
          llvm::any_of(function.getResultTypes(), isTensor);
 }
 
-void eraseUnusedTensorDeclarations(ModuleOp module) {
-  for (auto function : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+std::vector<func::FuncOp> unusedTensorDeclarations(ModuleOp module) {
+  std::vector<func::FuncOp> unused;
+  for (auto function : module.getOps<func::FuncOp>())
     if (function.isExternal() &&
         llvm::any_of(function.getResultTypes(), [](Type type) { return isa<TensorType>(type); }) &&
         SymbolTable::symbolKnownUseEmpty(function, module))
-      function.erase();
+      unused.push_back(function);
+  return unused;
+}
+
+void eraseUnusedTensorDeclarations(ModuleOp module) {
+  for (func::FuncOp function : unusedTensorDeclarations(module))
+    function.erase();
 }
 
 std::string joinPipelines(llvm::StringRef first, llvm::StringRef second) {
@@ -711,8 +719,27 @@ static llvm::Error checkEightBitFloatArithmetic(ModuleOp module) {
                                    "cannot be compiled");
 }
 
+/// A data layout that makes `index` narrower than 64 bits (dlti.dl_spec,
+/// as some frontends for 32-bit targets emit it): the lowering's passes
+/// would disagree on the width (casts of i64 to index left behind), and the
+/// harness passes memref descriptors with 64-bit sizes and strides.
+static llvm::Error checkIndexWidth(ModuleOp module) {
+  unsigned bits =
+      mlir::DataLayout(module).getTypeSizeInBits(IndexType::get(module.getContext()));
+  if (bits == 64)
+    return llvm::Error::success();
+  return loweringErrorAt(module, llvm::formatv("the module's data layout (dlti.dl_spec) makes "
+                                               "index {0} bits wide: mqss compiles and calls "
+                                               "kernels with a 64-bit index only; remove the "
+                                               "index entry (or make it 64) to run it here",
+                                               bits)
+                                     .str());
+}
+
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
   if (llvm::Error error = checkResourceData(module))
+    return error;
+  if (llvm::Error error = checkIndexWidth(module))
     return error;
   if (llvm::Error error = checkAsync(module))
     return error;

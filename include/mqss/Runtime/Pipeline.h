@@ -93,6 +93,8 @@ bool hasTensorSignature(mlir::func::FuncOp function);
 /// declaration has nothing to lower. Those that only take tensors stay: it
 /// gives them memref arguments, as mlir-opt does with the printed pipeline.
 void eraseUnusedTensorDeclarations(mlir::ModuleOp module);
+/// The functions eraseUnusedTensorDeclarations would erase, in module order.
+std::vector<mlir::func::FuncOp> unusedTensorDeclarations(mlir::ModuleOp module);
 
 /// The mandatory lowering as pipeline text; \p bufferize prepends one-shot
 /// bufferization across function boundaries (identity layouts). It does not
