@@ -187,6 +187,38 @@ Error printLLVMIR(mlir::ModuleOp module, raw_ostream &os) {
 }
 } // namespace
 
+/// What keeps the printed \p selection from applying to the whole module
+/// in mlir-opt, or "": one-shot bufferization across function boundaries
+/// refuses the module's unused declarations that return tensors, which
+/// mqss leaves out of the module it plans on (and keeps in --emit=mlir).
+static std::string pastingNote(const Selection &selection, const Loaded &loaded) {
+  if (!selection.uniform() ||
+      !StringRef(selection.functions.front().pipeline).contains("bufferize-function-boundaries"))
+    return "";
+  mlir::OwningOpRef<mlir::ModuleOp> parsed;
+  mlir::ModuleOp module = loaded.module ? *loaded.module : mlir::ModuleOp();
+  if (!module) {
+    DiagnosticCollector quiet(*loaded.context);
+    auto reparsed = loadModuleSource(*loaded.context, loaded.source->getBuffer(),
+                                     loaded.source->getBufferIdentifier());
+    if (!reparsed) {
+      consumeError(reparsed.takeError());
+      return "";
+    }
+    parsed = std::move(*reparsed);
+    module = *parsed;
+  }
+  std::string names;
+  for (mlir::func::FuncOp function : unusedTensorDeclarations(module))
+    names += (names.empty() ? "@" : ", @") + function.getSymName().str();
+  if (names.empty())
+    return "";
+  return "the pipeline bufferizes across function boundaries, which MLIR 19 refuses while "
+         "the module declares " + names + " (unused, returning a tensor): mqss plans "
+         "without such declarations; to paste the pipeline into mlir-opt, remove them first "
+         "(symbol-dce does)";
+}
+
 int selectMain() {
   static constexpr StringLiteral tool = "mqss select";
   jsonErrors = emit == "json";
@@ -248,6 +280,9 @@ int selectMain() {
                                     << " (--small-kernels=policy keeps the policy's)\n";
   for (const std::string &note : selection->measurementNotes)
     WithColor::note(errs(), tool) << "guard: " << note << "\n";
+  std::string pasting = emit == "pipeline" || emit == "json" ? pastingNote(*selection, *loaded) : "";
+  if (!pasting.empty())
+    WithColor::note(errs(), tool) << pasting << "\n";
 
   std::error_code ec;
   ToolOutputFile out(output, ec, sys::fs::OF_Text);
@@ -311,6 +346,8 @@ int selectMain() {
       object["measured_speedup_vs_default"] = *selection->measuredSpeedup;
     if (!selection->measurementNotes.empty())
       object["measurement_notes"] = selection->measurementNotes;
+    if (!pasting.empty())
+      object["pipeline_note"] = pasting;
     out.os() << formatv("{0:2}", json::Value(std::move(object))) << "\n";
   }
   out.keep();
