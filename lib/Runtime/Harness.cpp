@@ -13,6 +13,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
@@ -408,6 +410,15 @@ int MeasurementChild::run() {
                                                {"target_cpu", target.cpu}});
     channel.send(text);
   }
+  // A module written for another machine (an aarch64 triple from a
+  // cross-compiling frontend) is compiled for this one: said, not hidden.
+  if (auto triple = (*module)->getAttrOfType<StringAttr>("llvm.target_triple"))
+    if (llvm::Triple(triple.getValue()).getArch() !=
+        llvm::Triple(llvm::sys::getProcessTriple()).getArch())
+      report.notes.push_back(("the module's llvm.target_triple '" + triple.getValue() +
+                              "' is not this machine's: it is compiled for the host (" +
+                              llvm::sys::getProcessTriple() + ", " + target.cpu + ")")
+                                 .str());
   // Marked before any pipeline runs, so that a pipeline which lowers to the
   // LLVM dialect itself still produces the C interface the harness calls.
   (*entry)->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
