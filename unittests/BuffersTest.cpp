@@ -71,4 +71,13 @@ TEST(Buffers, ShapeAndScalarOptions) {
   ASSERT_FALSE(errorToBool(parseScalarOption("arg0=0.25", scalars)));
   EXPECT_EQ(scalars["arg0"], 0.25);
   EXPECT_TRUE(errorToBool(parseScalarOption("arg0=abc", scalars)));
+  // arg01 is arg1, not a name nothing reads.
+  ASSERT_FALSE(errorToBool(parseScalarOption("arg01=2", scalars)));
+  EXPECT_EQ(scalars.count("arg01"), 0u);
+  EXPECT_EQ(scalars["arg1"], 2.0);
+  ASSERT_FALSE(errorToBool(parseShapeOption("arg02=5", shapes)));
+  EXPECT_EQ(shapes["arg2"], (std::vector<int64_t>{5}));
+  // Scalars travel as doubles: a whole number they would round is refused.
+  EXPECT_FALSE(errorToBool(parseScalarOption("arg0=9007199254740992", scalars)));
+  EXPECT_TRUE(errorToBool(parseScalarOption("arg0=9007199254740993", scalars)));
 }

@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <charconv>
 #include <cmath>
@@ -200,6 +201,9 @@ void storeInt(uint8_t *ptr, ElementKind element, int64_t value) {
 // Options
 //===----------------------------------------------------------------------===//
 
+/// The largest magnitude up to which every whole number is a double.
+static constexpr int64_t kLargestExactInteger = int64_t(1) << 53;
+
 static llvm::Error optionError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -213,7 +217,7 @@ splitArgAssignment(llvm::StringRef text, llvm::StringRef option,
   if (value.empty() || !name.consume_front("arg") || name.getAsInteger(10, index))
     return optionError(llvm::formatv("malformed {0}='{1}': expected {2}",
                                      option, text, example));
-  return std::make_pair(("arg" + name).str(), value);
+  return std::make_pair("arg" + std::to_string(index), value); // arg01 is arg1
 }
 
 llvm::Error parseShapeOption(llvm::StringRef text,
@@ -244,6 +248,14 @@ llvm::Error parseScalarOption(llvm::StringRef text,
   if (parts->second.trim().getAsDouble(value))
     return optionError(llvm::formatv(
         "malformed --arg='{0}': '{1}' is not a number", text, parts->second));
+  // Scalars travel as doubles: a whole number beyond 2^53 would arrive
+  // rounded to another one.
+  int64_t whole;
+  if (!parts->second.trim().getAsInteger(10, whole) &&
+      (whole > kLargestExactInteger || whole < -kLargestExactInteger))
+    return optionError(llvm::formatv("--arg='{0}': whole numbers are passed exactly up to "
+                                     "2^53 = {1} in magnitude",
+                                     text, kLargestExactInteger));
   scalars[parts->first] = value;
   return llvm::Error::success();
 }
@@ -259,16 +271,25 @@ MemRefBuffer::MemRefBuffer(ElementKind element, std::vector<int64_t> sizes,
     : elementKind(element), shapeSizes(std::move(sizes)),
       storage(nullptr, freeAligned) {
   size_t rank = shapeSizes.size();
+  // Sizes past 64 bits (--shape=arg0=4194304x2097152x2097152) would wrap to
+  // a small buffer the kernel then writes far beyond: no address space holds
+  // such an array.
+  bool overflow = false;
   if (strides.empty()) { // row-major
     strides.assign(rank, 1);
     for (size_t d = rank; d-- > 1;)
-      strides[d - 1] = strides[d] * std::max<int64_t>(shapeSizes[d], 1);
+      overflow |= llvm::MulOverflow(strides[d], std::max<int64_t>(shapeSizes[d], 1), strides[d - 1]);
   }
   bool empty = llvm::is_contained(shapeSizes, 0);
-  size_t extent = offset + 1;
-  for (size_t d = 0; d < rank; ++d)
-    extent += (shapeSizes[d] - 1) * strides[d];
-  numElements = empty ? 0 : extent;
+  int64_t extent = offset + 1;
+  for (size_t d = 0; d < rank && !empty; ++d) {
+    int64_t span;
+    overflow |= llvm::MulOverflow(shapeSizes[d] - 1, strides[d], span) ||
+                llvm::AddOverflow(extent, span, extent);
+  }
+  if (overflow || extent < 0)
+    exitChildOutOfMemory();
+  numElements = empty ? 0 : static_cast<size_t>(extent);
   size_t width = elementByteSize(element);
   if (numElements > (SIZE_MAX - 64) / width)
     exitChildOutOfMemory(); // no address space holds it
@@ -375,12 +396,17 @@ resolveShape(const ValueSpec &spec, llvm::StringRef name,
 llvm::Expected<KernelArguments>
 KernelArguments::create(const Signature &signature, const InputOptions &options,
                         std::vector<std::string> &notes) {
-  for (auto &entry : options.shapes)
+  for (auto &entry : options.shapes) {
     if (!llvm::StringRef(entry.first).consume_front("arg") ||
         std::stoul(entry.first.substr(3)) >= signature.args.size())
       return optionError(llvm::formatv("--shape names {0}, but @{1} has {2} arguments",
                                        entry.first, signature.name,
                                        signature.args.size()));
+    if (!signature.args[std::stoul(entry.first.substr(3))].isShaped())
+      return optionError(llvm::formatv("--shape names {0}, which is not a memref or tensor "
+                                       "argument of @{1} (a scalar takes --arg)",
+                                       entry.first, signature.name));
+  }
   for (auto &entry : options.scalars) {
     size_t index = std::stoul(entry.first.substr(3));
     if (index >= signature.args.size() ||
@@ -394,16 +420,19 @@ KernelArguments::create(const Signature &signature, const InputOptions &options,
     if (isFloatKind(spec.element))
       continue;
     unsigned bits = spec.element == ElementKind::I1 ? 1 : 8 * elementByteSize(spec.element);
-    double low = bits == 1 ? 0 : -std::ldexp(1.0, bits - 1);
-    double end = std::ldexp(1.0, std::min(bits, 63u)); // exclusive
+    // Up to 2^53 for 64-bit types: what a double passes exactly.
+    int64_t low = bits == 1 ? 0 : bits >= 54 ? -kLargestExactInteger : -(int64_t(1) << (bits - 1));
+    int64_t high = bits >= 54 ? kLargestExactInteger : (int64_t(1) << bits) - 1;
     double value = entry.second;
-    if (std::trunc(value) != value || value < low || value >= end) {
+    if (std::trunc(value) != value || value < double(low) || value > double(high)) {
       char given[32];
       auto printed = std::to_chars(given, given + sizeof(given), value);
       return optionError(llvm::formatv(
-          "--arg={0}={1}: {0} is {2}, which takes a whole number from {3} to {4}",
-          entry.first, llvm::StringRef(given, printed.ptr - given), spec.typeText, static_cast<int64_t>(low),
-          bits >= 63 ? uint64_t(INT64_MAX) : (uint64_t(1) << bits) - 1));
+          "--arg={0}={1}: {0} is {2}, which takes a whole number from {3} to {4}{5}",
+          entry.first, llvm::StringRef(given, printed.ptr - given), spec.typeText, low, high,
+          bits >= 54 && std::trunc(value) == value
+              ? " (what a double, which scalars travel as, holds exactly)"
+              : ""));
     }
   }
 
