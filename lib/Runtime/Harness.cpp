@@ -385,6 +385,10 @@ int MeasurementChild::run() {
     return finishWithError(
         llvm::createStringError(llvm::inconvertibleErrorCode(), refusal),
         RunStatus::InvalidInput);
+  if (llvm::Error error = checkLowerable(*module)) // the module's doing, whatever runs
+    return finishWithError(llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                                   llvm::toString(std::move(error))),
+                           RunStatus::InvalidInput);
   auto entry = selectEntry(*module, request.entry);
   if (!entry)
     return finishWithError(entry.takeError(), RunStatus::InvalidInput);

@@ -736,12 +736,16 @@ static llvm::Error checkIndexWidth(ModuleOp module) {
                                      .str());
 }
 
-llvm::Error lowerToLLVMDialect(ModuleOp module) {
+llvm::Error checkLowerable(ModuleOp module) {
   if (llvm::Error error = checkResourceData(module))
     return error;
   if (llvm::Error error = checkIndexWidth(module))
     return error;
-  if (llvm::Error error = checkAsync(module))
+  return checkAsync(module);
+}
+
+llvm::Error lowerToLLVMDialect(ModuleOp module) {
+  if (llvm::Error error = checkLowerable(module))
     return error;
   eraseTransformSchedules(module);
   eraseUnusedTensorDeclarations(module);

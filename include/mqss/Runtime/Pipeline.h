@@ -101,6 +101,13 @@ std::vector<mlir::func::FuncOp> unusedTensorDeclarations(mlir::ModuleOp module);
 /// free buffers: lowerToLLVMDialect() adds that where the IR allows it.
 std::string mandatoryLoweringPipeline(bool bufferize);
 
+/// What no pipeline can change and the lowering cannot compile, refused by
+/// name (a LoweringFailed PipelineError): constants printed elided, a data
+/// layout with an index narrower than 64 bits, the async dialect. The
+/// lowering checks it first; the harness checks it before any pipeline, as
+/// a fault of the module rather than of a pipeline.
+llvm::Error checkLowerable(mlir::ModuleOp module);
+
 /// Lowers whatever \p module still holds to the LLVM dialect, erasing any
 /// transform-dialect schedule left in the payload first. Buffers that
 /// bufferization allocated are freed after their last use, unless the module
