@@ -13,6 +13,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/xxhash.h"
 
+#include <charconv>
+#include <cstdlib>
 #include <random>
 
 namespace mqss {
@@ -139,6 +141,48 @@ randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength) {
   return actionsFromJson(result->getArray("actions"));
 }
 
+/// For a measurement that failed where the actions play no part (making
+/// the inputs, the naive reference, `default`): what failed, said as the
+/// module's or its inputs' fault (a crash of the reference, inputs too big
+/// for memory). Empty otherwise.
+static std::string failureWithoutTheActions(const RunReport &report) {
+  llvm::StringRef phase = report.phase;
+  if (report.ok() || isInputFault(report.status))
+    return "";
+  const char *what = phase == "entry"                  ? "making its inputs"
+                     : phase.ends_with(":reference")   ? "its naive reference lowering"
+                     : phase.ends_with(":baseline")    ? "`default`, the baseline"
+                                                       : nullptr;
+  if (!what)
+    return "";
+  return (llvm::Twine("the module fails without the actions (") + runStatusName(report.status) +
+          " in " + what + "): " + report.message)
+      .str();
+}
+
+/// \p report's status and message into \p evaluation, a failure where the
+/// actions play no part as the module's.
+static void takeStatus(Evaluation &evaluation, const RunReport &report) {
+  evaluation.status = report.status;
+  evaluation.message = report.message;
+  if (std::string without = failureWithoutTheActions(report); !without.empty()) {
+    evaluation.status = RunStatus::InvalidInput;
+    evaluation.message = without;
+  }
+}
+
+/// \p value as text that reads back as the same double: what a cache key
+/// needs. The `%f` of std::to_string where that is exact (keys stored before
+/// stay valid), else the shortest exact form (1e-07 is not 0.000000).
+static std::string exactText(double value) {
+  std::string fixed = std::to_string(value);
+  if (std::strtod(fixed.c_str(), nullptr) == value)
+    return fixed;
+  char digits[32];
+  auto printed = std::to_chars(digits, digits + sizeof(digits), value);
+  return std::string(digits, printed.ptr);
+}
+
 Evaluator::Evaluator(RunRequest kernel, Store *store, Objective objective)
     : kernel(std::move(kernel)), store(store), objective(std::move(objective)) {
   std::string inputs;
@@ -148,7 +192,7 @@ Evaluator::Evaluator(RunRequest kernel, Store *store, Objective objective)
       inputs += std::to_string(size) + "x";
   }
   for (const auto &[arg, value] : this->kernel.inputs.scalars)
-    inputs += arg + ":" + std::to_string(value);
+    inputs += arg + ":" + exactText(value);
   if (!inputs.empty())
     inputsKey = llvm::formatv("-i{0:x8}", llvm::xxh3_64bits(inputs)).str();
   this->kernel.baseline = "default";
@@ -168,8 +212,7 @@ Evaluation Evaluator::evaluate(llvm::ArrayRef<const Action *> actions) {
   lowering.baseline.reset();
   RunReport lowered = runMeasurement(lowering);
   if (!lowered.ok()) {
-    result.status = lowered.status;
-    result.message = lowered.message;
+    takeStatus(result, lowered);
     return result;
   }
   // The same code on other sizes or scalar values is another measurement.
@@ -205,8 +248,7 @@ Evaluation Evaluator::evaluate(llvm::ArrayRef<const Action *> actions) {
 
   ++numMeasurements;
   RunReport report = runMeasurement(request);
-  result.status = report.status;
-  result.message = report.message;
+  takeStatus(result, report);
   if (report.ok() && report.speedup) {
     result.speedup = report.speedup->median;
     result.runtimeMs = report.candidate.runtimeMs.median;

@@ -7,6 +7,7 @@
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/IR/Summary.h"
+#include "mqss/Runtime/Pipeline.h"
 #include "mqss/Runtime/Sandbox.h"
 
 #include "llvm/Support/JSON.h"
@@ -39,6 +40,10 @@ llvm::json::Object playEpisode(mlir::ModuleOp module, const RunRequest &kernel,
   if (auto preparation = prepareForStages(module); !preparation)
     return llvm::json::Object{
         {"error", "preparing the module failed: " + llvm::toString(preparation.takeError())}};
+  // Nor are unused declarations that return tensors there, which one-shot
+  // bufferization refuses: the harness erases them before any pipeline, and
+  // selections plan on functions cut out without them.
+  eraseUnusedTensorDeclarations(module);
   llvm::json::Array steps;
   for (unsigned step = 0; step < options.maxSteps; ++step) {
     auto start = std::chrono::steady_clock::now();

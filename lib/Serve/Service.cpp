@@ -85,6 +85,10 @@ struct Service::Request {
 namespace {
 using Request = Service::Request;
 
+constexpr llvm::StringLiteral measureElsewhere =
+    "\"measure\" (with \"entry\", \"shapes\" and \"args\") is for /v1/optimize: this "
+    "endpoint runs no kernel";
+
 /// The request's "entry", "shapes" ({"arg3": [20, 30]}) and "args"
 /// ({"arg0": 20}): checked as the command line's options are, and only with
 /// "measure", since nothing else runs the kernel.
@@ -105,28 +109,56 @@ std::optional<Reply> parseRunFields(const llvm::json::Object &object, Request &r
       return error(400, "\"entry\" must be a function's name (a string)");
     request.entry = entry->getAsString()->str();
   }
-  for (const auto &[arg, value] : shapes ? *shapes : llvm::json::Object()) {
-    std::string text = arg.str() + "=";
+  // Checked in key order, so that of several bad keys the same is named.
+  auto sortedKeys = [](const llvm::json::Object *object) {
+    std::vector<std::string> keys;
+    for (const auto &entry : object ? *object : llvm::json::Object())
+      keys.push_back(entry.first.str());
+    llvm::sort(keys);
+    return keys;
+  };
+  auto argumentKey = [](llvm::StringRef key) {
+    unsigned index;
+    return key.consume_front("arg") && !key.empty() && !key.getAsInteger(10, index);
+  };
+  for (const std::string &arg : sortedKeys(shapes)) {
+    if (!argumentKey(arg))
+      return error(400, "\"shapes\": key \"" + arg + "\" is not an argument: keys are "
+                        "argN, N counting the entry's arguments from 0");
+    const llvm::json::Value &value = *shapes->get(arg);
+    std::string text = arg + "=";
     const llvm::json::Array *sizes = value.getAsArray();
     if (!sizes || sizes->empty())
-      return error(400, "\"shapes\": \"" + arg.str() +
-                            "\" must be an array of sizes, e.g. [20, 30]");
+      return error(400, "\"shapes\": \"" + arg + "\" must be an array of sizes, e.g. [20, 30]");
     for (const llvm::json::Value &size : *sizes) {
       std::optional<int64_t> integer = size.getAsInteger();
       if (!integer)
-        return error(400, "\"shapes\": \"" + arg.str() + "\" holds a size that is not an integer");
+        return error(400, "\"shapes\": \"" + arg +
+                              "\" holds a size that is not a whole number below 2^63");
       text += (text.back() == '=' ? "" : "x") + std::to_string(*integer);
     }
     if (llvm::Error bad = parseShapeOption(text, request.inputs.shapes))
       return error(400, "\"shapes\": " + llvm::toString(std::move(bad)));
   }
-  for (const auto &[arg, value] : args ? *args : llvm::json::Object()) {
+  for (const std::string &arg : sortedKeys(args)) {
+    if (!argumentKey(arg))
+      return error(400, "\"args\": key \"" + arg + "\" is not an argument: keys are argN, "
+                        "N counting the entry's arguments from 0");
+    const llvm::json::Value &value = *args->get(arg);
     std::optional<double> number = value.getAsNumber();
     if (!number)
-      return error(400, "\"args\": \"" + arg.str() + "\" must be a number");
-    char digits[32];
-    auto printed = std::to_chars(digits, digits + sizeof(digits), *number);
-    std::string text = arg.str() + "=" + std::string(digits, printed.ptr);
+      return error(400, "\"args\": \"" + arg + "\" must be a number");
+    // A whole number as written (the option checks what a double holds),
+    // anything else in the shortest form that reads back the same.
+    std::string digits;
+    if (std::optional<int64_t> whole = value.getAsInteger()) {
+      digits = std::to_string(*whole);
+    } else {
+      char buffer[32];
+      auto printed = std::to_chars(buffer, buffer + sizeof(buffer), *number);
+      digits.assign(buffer, printed.ptr);
+    }
+    std::string text = arg + "=" + digits;
     if (llvm::Error bad = parseScalarOption(text, request.inputs.scalars))
       return error(400, "\"args\": " + llvm::toString(std::move(bad)));
   }
@@ -475,6 +507,11 @@ llvm::Expected<std::unique_ptr<Service>> Service::create(const ServeOptions &opt
             "/v1/select answered from the decision cache (same module, state, target, model)");
   m.declare("mqss_model_version", "gauge", "Version of the model in use (1 at start)");
   m.set("mqss_model_version", {}, 1);
+  // Counters without labels exist from the start: a scraper sees 0, not no
+  // series (rate() needs the zero).
+  for (const char *counter :
+       {"mqss_explored_total", "mqss_model_reloads_total", "mqss_select_cache_hits_total"})
+    m.set(counter, {}, 0);
   return std::move(service);
 }
 
@@ -574,6 +611,8 @@ Reply Service::select(llvm::StringRef body) {
   Request parsedRequest;
   if (auto bad = parseRequest(body, parsedRequest, /*allowPrevious=*/true))
     return std::move(*bad);
+  if (parsedRequest.measure)
+    return error(400, measureElsewhere);
   // The same module in the same state, target and model: the same decision.
   std::string key = parsedRequest.irHash + "|" + parsedRequest.target + "|" +
                     parsedRequest.family + "|" + joinActionNames(parsedRequest.previous) + "|" +
@@ -640,7 +679,10 @@ Reply Service::select(llvm::StringRef body) {
             llvm::consumeError(std::move(error));
             return failed;
           };
-          auto next = selector->next(module, Chain{request.previous, *start, fails});
+          // (On the fallback the plan's action replaces the proposal.)
+          llvm::function_ref<bool(const Action &)> check = fails;
+          auto next = selector->next(module, Chain{request.previous, *start,
+                                                   fallback ? nullptr : check});
           if (!next)
             return next.takeError();
           if (fallback) {
@@ -690,7 +732,12 @@ Reply Service::select(llvm::StringRef body) {
 }
 
 Reply Service::pipeline(llvm::StringRef body) {
-  auto prepared = prepare(body, /*allowPrevious=*/false);
+  Request parsedRequest;
+  if (auto bad = parseRequest(body, parsedRequest, /*allowPrevious=*/false))
+    return std::move(*bad);
+  if (parsedRequest.measure)
+    return error(400, measureElsewhere);
+  auto prepared = prepare(std::move(parsedRequest), /*allowPrevious=*/false);
   if (auto *bad = std::get_if<Reply>(&prepared))
     return std::move(*bad);
   Prepared &p = std::get<Prepared>(prepared);
@@ -803,7 +850,7 @@ Reply Service::optimize(llvm::StringRef body) {
                                   {"reward", episode->reward},
                                   {"cached", evaluation.cached}};
     if (!evaluation.message.empty())
-      measured["message"] = withRequestFields(evaluation.message);
+      measured["message"] = inClientTerms(p, withRequestFields(evaluation.message));
     if (!fallback && evaluation.status == RunStatus::Ok)
       served = episode->actions;
   }

@@ -117,6 +117,7 @@ def main():
     matmul = read(os.path.join(src, "examples", "matmul.mlir"))
     small = read(os.path.join(src, "test", "Inputs", "small_matmul.mlir"))
     oob = read(os.path.join(src, "test", "Inputs", "oob_store.mlir"))
+    failing = read(os.path.join(src, "test", "Inputs", "condbr_same_successor.mlir"))
     tosa = read(os.path.join(src, "test", "Inputs", "tosa_dense_relu.mlir"))
     sparse = read(os.path.join(src, "test", "Inputs", "sparse_csr_scale.mlir"))
     mixed = read(os.path.join(src, "test", "Inputs", "two_kernels.mlir"))
@@ -229,13 +230,24 @@ def main():
             runs[entry] = body.get("measured", {})
             check(status == 200 and runs[entry].get("status") == "ok" and runs[entry].get("cached") is False,
                   "measured optimize of @%s with shapes and args: %s %s" % (entry, status, runs[entry]))
-        check(runs["repeated"].get("runtime_ms", 0) > 20 * runs["once"].get("runtime_ms", 1),
-              "each entry timed on its own: %s" % runs)
         status, body = server.request("POST", "/v1/optimize", {"ir": scaling, "target": "x86-avx2", "entry": "once"}, token)
         check(status == 400 and "need \"measure\": true" in body.get("error", ""), "entry without measure: %s %s" % (status, body))
+        status, body = server.request("POST", "/v1/select", {"ir": scaling, "target": "x86-avx2", "measure": True}, token)
+        check(status == 400 and "is for /v1/optimize" in body.get("error", ""), "measure on select: %s %s" % (status, body))
+        status, body = server.request("POST", "/v1/optimize", {"ir": scaling, "target": "x86-avx2", "measure": True,
+                                                               "shapes": {"a0": [4]}}, token)
+        check(status == 400 and "keys are argN" in body.get("error", ""), "a key that is no argument: %s %s" % (status, body))
+        # Inputs no memory holds are the client's doing, as an invalid one is:
+        # measured, but neither a reward for the safety net nor a trajectory.
+        status, body = server.request("POST", "/v1/optimize",
+                                      {"ir": scaling, "target": "x86-avx2", "measure": True, "entry": "once",
+                                       "shapes": {"arg0": [2 ** 62]}, "args": {"arg1": 1, "arg2": 1.5}}, token)
+        m = body.get("measured", {})
+        check(status == 200 and m.get("status") == "invalid-input" and "out-of-memory in making its inputs" in m.get("message", ""),
+              "inputs too big for memory: %s %s" % (status, m))
         status, body = server.request("POST", "/v1/optimize", {"ir": scaling, "target": "x86-avx2", "measure": True,
                                                                "shapes": {"arg0": ["many"]}}, token)
-        check(status == 400 and "not an integer" in body.get("error", ""), "a malformed size: %s %s" % (status, body))
+        check(status == 400 and "not a whole number" in body.get("error", ""), "a malformed size: %s %s" % (status, body))
 
         # Bad input.
         status, body = server.request("POST", "/v1/select", raw=b"{not json", token=token)
@@ -268,11 +280,14 @@ def main():
         slow.close()
 
         # A module whose generated code crashes its child; the server stays up.
+        # Its naive reference crashes as well: the module's fault, not the
+        # policy's, so it is answered as invalid input.
         status, body = server.request("POST", "/v1/optimize", {"ir": oob, "target": "x86-avx2", "measure": True}, token)
         check(status in (200, 422), "crashing module answered: %s" % status)
         if status == 200:
-            check(body["measured"]["status"] == "crash" and body["measured"]["reward"] == -1,
-                  "crash reported: %s" % body.get("measured"))
+            m = body["measured"]
+            check(m["status"] == "invalid-input" and "crash in its naive reference lowering" in m.get("message", ""),
+                  "crash reported: %s" % m)
             # The crashed episode is not served: the fallback is, and its
             # decision record says so as the reply does.
             con = sqlite3.connect(db)
@@ -312,9 +327,12 @@ def main():
         status, body = server.request("POST", "/v1/pipeline", {"ir": small, "target": "x86-avx2"}, token)
         check(body.get("fallback") is False, "input faults do not switch the target: %s" % body)
 
-        # Safety net: 3 measured rewards below -0.5 in a row -> fallback ...
-        for _ in range(2):
-            server.request("POST", "/v1/optimize", {"ir": oob, "target": "x86-avx2", "measure": True}, token)
+        # Safety net: 3 measured rewards below -0.5 in a row -> fallback. The
+        # policy's episode proposes tensor.bufferize, which fails here (a
+        # branch with two identical successors, before canonicalization).
+        for _ in range(3):
+            status, body = server.request("POST", "/v1/optimize", {"ir": failing, "target": "x86-avx2", "measure": True}, token)
+            check(status == 200 and body["measured"]["status"] == "pass-failed", "a failing proposal: %s" % body.get("measured"))
         status, body = server.request("POST", "/v1/pipeline", {"ir": small, "target": "x86-avx2"}, token)
         check(status == 200 and body.get("fallback") is True, "target falls back after 3 bad rewards: %s" % body)
         plan = body.get("actions") or []
