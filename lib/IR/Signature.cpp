@@ -191,11 +191,14 @@ llvm::Expected<func::FuncOp> selectEntry(ModuleOp module,
     // Functions of another dialect: a module already lowered, most often.
     std::string others, dialect;
     unsigned count = 0;
-    for (auto function : module.getOps<FunctionOpInterface>())
-      if (!function.isExternal() && ++count <= 4) {
+    for (auto function : module.getOps<FunctionOpInterface>()) {
+      if (function.isExternal())
+        continue;
+      if (++count <= 4)
         others += (others.empty() ? "@" : ", @") + function.getName().str();
-        dialect = function->getName().getStringRef().str();
-      }
+      std::string kind = function->getName().getStringRef().str();
+      dialect = dialect.empty() || dialect == kind ? kind : "non-func.func";
+    }
     if (others.empty())
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "the module defines no function with a body to run");

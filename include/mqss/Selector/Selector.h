@@ -173,7 +173,9 @@ struct Chain {
   mlir::ModuleOp start;
   /// Given by a caller that may run passes: tries an action on a copy of the
   /// module. One that fails is ruled out, with the actions failing with it,
-  /// and the decision made again, as select() does when it plans.
+  /// and the decision made again, as select() does when it plans. A
+  /// function_ref: what it refers to must outlive the Chain (a named lambda,
+  /// not one written inside the Chain's braces and kept after the call).
   llvm::function_ref<bool(const Action &)> fails;
 };
 
