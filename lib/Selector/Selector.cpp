@@ -1160,6 +1160,19 @@ llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module, const Chain &
                         [&](const Action *a) {
                           return llvm::is_contained(history, a) || refused(*a);
                         });
+    // Part way, what planSequence left out at an earlier step (a tiling a
+    // dependence forbade then) may pass its check now: the plan itself,
+    // made again from the start, says what follows. It runs the passes, so
+    // only for a caller that may.
+    if (chain.start && chain.fails && !history.empty()) {
+      mlir::OwningOpRef<mlir::ModuleOp> planned = mlir::ModuleOp(chain.start).clone();
+      auto plan = planDefault(*planned);
+      if (!plan)
+        llvm::consumeError(plan.takeError());
+      else if (history.size() <= plan->size() &&
+               std::equal(history.begin(), history.end(), plan->begin()))
+        action = history.size() < plan->size() ? (*plan)[history.size()] : nullptr;
+    }
     next.action = action ? action : lookupAction("finish-O3");
     next.probability = 1;
     next.chosen = "default";

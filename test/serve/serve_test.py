@@ -194,9 +194,10 @@ def main():
               and body.get("pass") == cli["functions"][0]["actions"][0],
               "a small kernel's select is default's first action: %s %s" % (body, cli["functions"][0]["actions"]))
         # One pass at a time follows the plan /v1/pipeline gives whole: to the
-        # step limit (the policy's plan for dynamic sizes), and for a small
-        # kernel whose op count tiling makes unknown (default's plan).
-        for name in ("dynamic.mlir", "static_counter.mlir"):
+        # step limit (the policy's plan for dynamic sizes), for a small kernel
+        # whose op count tiling makes unknown (default's plan), and past an
+        # action default's plan left out (a tiling a dependence forbade then).
+        for name in ("dynamic.mlir", "static_counter.mlir", "conv_relu_payload.mlir"):
             ir = read(os.path.join(src, "test", "Inputs", name))
             status, body = server.request("POST", "/v1/pipeline", {"ir": ir, "target": "x86-avx2"}, token)
             plan = body.get("actions") or []
