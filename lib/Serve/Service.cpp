@@ -447,7 +447,7 @@ std::variant<Service::Prepared, Reply> Service::prepare(Request request, bool al
   // Preparing the module (TOSA's lowering, rewrites of ops MLIR 19 cannot
   // bufferize) runs passes: in a child, as the previous passes do.
   bool inProcess = allowPrevious && p.request.previous.empty() && !p.fallback &&
-                   !needsPreparation(*p.module);
+                   !needsPreparation(*p.module) && unusedTensorDeclarations(*p.module).empty();
   if (!inProcess) {
     auto file = TemporaryFile::create("mqss-serve", p.request.ir);
     if (!file)
@@ -653,6 +653,14 @@ Reply Service::select(llvm::StringRef body) {
           auto preparation = prepareForStages(module);
           if (!preparation)
             return preparation.takeError();
+          // Unused declarations returning tensors stop one-shot bufferization
+          // of the whole module, which a chain's passes apply to; select's
+          // plans are made without them. The client removes them first too.
+          if (!unusedTensorDeclarations(module).empty()) {
+            if (llvm::Error error = applyPipeline(module, "symbol-dce"))
+              return std::move(error);
+            *preparation = joinPipelines(*preparation, "symbol-dce");
+          }
           // The fallback's plan for the module as the chain began: a chain
           // that has followed it gets its next action. (Planned again after
           // the previous passes, it would begin with the same ones again.)

@@ -197,13 +197,18 @@ def main():
         # step limit (the policy's plan for dynamic sizes), for a small kernel
         # whose op count tiling makes unknown (default's plan), and past an
         # action default's plan left out (a tiling a dependence forbade then).
-        for name in ("dynamic.mlir", "static_counter.mlir", "conv_relu_payload.mlir"):
+        # A module with an unused declaration returning a tensor (which
+        # one-shot bufferization refuses) is prepared by removing it.
+        for name in ("dynamic.mlir", "static_counter.mlir", "conv_relu_payload.mlir",
+                     "unused_tensor_declaration.mlir"):
             ir = read(os.path.join(src, "test", "Inputs", name))
             status, body = server.request("POST", "/v1/pipeline", {"ir": ir, "target": "x86-avx2"}, token)
             plan = body.get("actions") or []
             chain, last = select_chain(server, ir, token, 20)
             check(status == 200 and plan and chain == plan,
                   "the select chain of %s is its pipeline %s: %s (last %s)" % (name, plan, chain, last))
+            if name.startswith("unused"):
+                check(last.get("preparation") == "symbol-dce", "the preparation removes the declaration: %s" % last)
 
         # /v1/optimize, unmeasured and measured.
         status, body = server.request("POST", "/v1/optimize", {"ir": small, "target": "x86-avx2"}, token)
