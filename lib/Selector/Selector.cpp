@@ -479,6 +479,25 @@ std::string Selection::describe() const {
   return text;
 }
 
+bool Selection::mayNeedPastingNote() const {
+  return uniform() && !functions.empty() &&
+         llvm::StringRef(functions.front().pipeline).contains("bufferize-function-boundaries");
+}
+
+std::string Selection::pastingNote(mlir::ModuleOp module) const {
+  if (!mayNeedPastingNote())
+    return "";
+  std::string names;
+  for (mlir::func::FuncOp function : unusedTensorDeclarations(module))
+    names += (names.empty() ? "@" : ", @") + function.getSymName().str();
+  if (names.empty())
+    return "";
+  return "the pipeline bufferizes across function boundaries, which MLIR 19 refuses while "
+         "the module declares " + names + " (unused, returning a tensor): mqss plans "
+         "without such declarations; to paste the pipeline into mlir-opt, remove them first "
+         "(symbol-dce does)";
+}
+
 /// selectSource()'s helper threads, started with the selector and kept: a
 /// thread started per call cost about 0.1 ms here (the binary's
 /// thread-local storage is large) and began with cold per-thread caches

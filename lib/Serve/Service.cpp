@@ -769,6 +769,8 @@ Reply Service::pipeline(llvm::StringRef body) {
           return selection.takeError();
         llvm::json::Object reply = selectionJson(*selection);
         reply["fallback"] = false;
+        if (std::string note = selection->pastingNote(module); !note.empty())
+          reply["pipeline_note"] = note;
         return reply;
       });
   if (!result)

@@ -209,6 +209,9 @@ def main():
                   "the select chain of %s is its pipeline %s: %s (last %s)" % (name, plan, chain, last))
             if name.startswith("unused"):
                 check(last.get("preparation") == "symbol-dce", "the preparation removes the declaration: %s" % last)
+                check("symbol-dce" in body.get("pipeline_note", ""), "the pipeline says what pasting needs: %s" % body)
+            else:
+                check("pipeline_note" not in body, "no pasting note on %s: %s" % (name, body))
 
         # /v1/optimize, unmeasured and measured.
         status, body = server.request("POST", "/v1/optimize", {"ir": small, "target": "x86-avx2"}, token)

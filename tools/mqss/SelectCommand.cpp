@@ -187,36 +187,21 @@ Error printLLVMIR(mlir::ModuleOp module, raw_ostream &os) {
 }
 } // namespace
 
-/// What keeps the printed \p selection from applying to the whole module
-/// in mlir-opt, or "": one-shot bufferization across function boundaries
-/// refuses the module's unused declarations that return tensors, which
-/// mqss leaves out of the module it plans on (and keeps in --emit=mlir).
+/// Selection::pastingNote() on the module as loaded, parsed again when only
+/// pipelines were printed (the helper threads' parts are gone).
 static std::string pastingNote(const Selection &selection, const Loaded &loaded) {
-  if (!selection.uniform() ||
-      !StringRef(selection.functions.front().pipeline).contains("bufferize-function-boundaries"))
+  if (!selection.mayNeedPastingNote())
     return "";
-  mlir::OwningOpRef<mlir::ModuleOp> parsed;
-  mlir::ModuleOp module = loaded.module ? *loaded.module : mlir::ModuleOp();
-  if (!module) {
-    DiagnosticCollector quiet(*loaded.context);
-    auto reparsed = loadModuleSource(*loaded.context, loaded.source->getBuffer(),
-                                     loaded.source->getBufferIdentifier());
-    if (!reparsed) {
-      consumeError(reparsed.takeError());
-      return "";
-    }
-    parsed = std::move(*reparsed);
-    module = *parsed;
+  if (loaded.module)
+    return selection.pastingNote(*loaded.module);
+  DiagnosticCollector quiet(*loaded.context);
+  auto reparsed = loadModuleSource(*loaded.context, loaded.source->getBuffer(),
+                                   loaded.source->getBufferIdentifier());
+  if (!reparsed) {
+    consumeError(reparsed.takeError());
+    return "";
   }
-  std::string names;
-  for (mlir::func::FuncOp function : unusedTensorDeclarations(module))
-    names += (names.empty() ? "@" : ", @") + function.getSymName().str();
-  if (names.empty())
-    return "";
-  return "the pipeline bufferizes across function boundaries, which MLIR 19 refuses while "
-         "the module declares " + names + " (unused, returning a tensor): mqss plans "
-         "without such declarations; to paste the pipeline into mlir-opt, remove them first "
-         "(symbol-dce does)";
+  return selection.pastingNote(**reparsed);
 }
 
 int selectMain() {

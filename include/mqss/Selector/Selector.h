@@ -130,6 +130,14 @@ struct Selection {
   bool uniform() const;
   /// The pipeline when uniform, else "@f: P | @g: Q".
   std::string describe() const;
+  /// Whether pastingNote() can say anything: the uniform pipeline bufferizes
+  /// across function boundaries. Needs no module.
+  bool mayNeedPastingNote() const;
+  /// What keeps the printed pipeline from applying to the whole \p module in
+  /// mlir-opt, or "": one-shot bufferization across function boundaries
+  /// refuses the module's unused declarations that return tensors, which
+  /// mqss plans without (and keeps in the optimized module).
+  std::string pastingNote(mlir::ModuleOp module) const;
 };
 
 struct FeatureWeight {
