@@ -397,12 +397,13 @@ llvm::Expected<KernelArguments>
 KernelArguments::create(const Signature &signature, const InputOptions &options,
                         std::vector<std::string> &notes) {
   for (auto &entry : options.shapes) {
+    size_t index;
     if (!llvm::StringRef(entry.first).consume_front("arg") ||
-        std::stoul(entry.first.substr(3)) >= signature.args.size())
+        (index = std::stoul(entry.first.substr(3))) >= signature.args.size())
       return optionError(llvm::formatv("--shape names {0}, but @{1} has {2} arguments",
                                        entry.first, signature.name,
                                        signature.args.size()));
-    if (!signature.args[std::stoul(entry.first.substr(3))].isShaped())
+    if (!signature.args[index].isShaped())
       return optionError(llvm::formatv("--shape names {0}, which is not a memref or tensor "
                                        "argument of @{1} (a scalar takes --arg)",
                                        entry.first, signature.name));

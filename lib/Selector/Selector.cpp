@@ -1172,26 +1172,28 @@ llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module, const Chain &
     next.action = decision.action;
     next.probability = decision.probability;
   } else {
-    // select() plans `default` here: its next action is the list's step on
-    // this IR, as planSequence takes it (the stage's mask, no history).
-    const Action *action =
-        firstPreference(defaultSequence(), legalMask(summary, summary.stage()),
-                        [&](const Action *a) {
-                          return llvm::is_contained(history, a) || refused(*a);
-                        });
-    // Part way, what planSequence left out at an earlier step (a tiling a
-    // dependence forbade then) may pass its check now: the plan itself,
-    // made again from the start, says what follows. It runs the passes, so
-    // only for a caller that may.
+    // select() plans `default` here. Part way, what planSequence left out at
+    // an earlier step (a tiling a dependence forbade then) may pass its
+    // check now: the plan itself, made again from the start, says what
+    // follows. That runs the passes, so only for a caller that may.
+    std::optional<const Action *> planned;
     if (chain.start && chain.fails && !history.empty()) {
-      mlir::OwningOpRef<mlir::ModuleOp> planned = mlir::ModuleOp(chain.start).clone();
-      auto plan = planDefault(*planned);
+      mlir::OwningOpRef<mlir::ModuleOp> scratch = mlir::ModuleOp(chain.start).clone();
+      auto plan = planDefault(*scratch);
       if (!plan)
         llvm::consumeError(plan.takeError());
       else if (history.size() <= plan->size() &&
                std::equal(history.begin(), history.end(), plan->begin()))
-        action = history.size() < plan->size() ? (*plan)[history.size()] : nullptr;
+        planned = history.size() < plan->size() ? (*plan)[history.size()] : nullptr;
     }
+    // Otherwise the list's step on this IR, as planSequence takes it (the
+    // stage's mask, no history).
+    const Action *action =
+        planned ? *planned
+                : firstPreference(defaultSequence(), legalMask(summary, summary.stage()),
+                                  [&](const Action *a) {
+                                    return llvm::is_contained(history, a) || refused(*a);
+                                  });
     next.action = action ? action : lookupAction("finish-O3");
     next.probability = 1;
     next.chosen = "default";

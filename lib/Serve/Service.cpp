@@ -457,8 +457,7 @@ std::variant<Service::Prepared, Reply> Service::prepare(Request request, bool al
   }
   p.kernel.target = p.request.target;
   p.kernel.entry = p.request.entry;
-  p.kernel.inputs.shapes = p.request.inputs.shapes;
-  p.kernel.inputs.scalars = p.request.inputs.scalars;
+  p.kernel.inputs = p.request.inputs;
   p.kernel.reps = opts.measureReps;
   p.kernel.minTimeMs = opts.measureMinTimeMs;
   p.kernel.limits.timeoutSeconds = opts.childTimeoutSeconds;

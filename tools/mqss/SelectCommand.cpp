@@ -192,6 +192,11 @@ Error printLLVMIR(mlir::ModuleOp module, raw_ostream &os) {
 static std::string pastingNote(const Selection &selection, const Loaded &loaded) {
   if (!selection.mayNeedPastingNote())
     return "";
+  // The note is about declarations, which the func dialect's verifier
+  // allows only private: text without the word holds none, and is not
+  // parsed a second time for nothing.
+  if (!loaded.module && !loaded.source->getBuffer().contains("private"))
+    return "";
   if (loaded.module)
     return selection.pastingNote(*loaded.module);
   DiagnosticCollector quiet(*loaded.context);
