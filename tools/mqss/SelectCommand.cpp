@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <thread>
 
 using namespace llvm;
@@ -209,6 +210,77 @@ static std::string pastingNote(const Selection &selection, const Loaded &loaded)
   return selection.pastingNote(**reparsed);
 }
 
+/// "@a, @b and @c", or the first names and how many more: a module from a
+/// frontend can hold hundreds of functions that a note applies to alike.
+static std::string functionList(ArrayRef<std::string> names) {
+  constexpr size_t kListed = 6;
+  std::string text;
+  size_t listed = names.size() > kListed + 1 ? kListed : names.size();
+  for (size_t i = 0; i < listed; ++i) {
+    if (i)
+      text += i + 1 == names.size() ? " and " : ", ";
+    text += "@" + names[i];
+  }
+  if (listed < names.size())
+    text += llvm::formatv(" and {0} more", names.size() - listed).str();
+  return text;
+}
+
+/// The small-kernel rule's notes: each function's in full while they are
+/// few; past that the first in full (it says why) and the others by name,
+/// whose counts --emit=json gives.
+static void printSmallKernelNotes(StringRef tool, const Selection &selection) {
+  constexpr size_t kInFull = 3;
+  std::vector<const FunctionSelection *> noted;
+  for (const FunctionSelection &function : selection.functions)
+    if (!function.note.empty())
+      noted.push_back(&function);
+  size_t inFull = noted.size() > kInFull ? 1 : noted.size();
+  for (size_t i = 0; i < inFull; ++i)
+    WithColor::note(errs(), tool) << "@" << noted[i]->name << " " << noted[i]->note
+                                  << " (--small-kernels=policy keeps the policy's)\n";
+  if (inFull == noted.size())
+    return;
+  std::vector<std::string> rest;
+  for (size_t i = inFull; i < noted.size(); ++i)
+    rest.push_back(noted[i]->name);
+  WithColor::note(errs(), tool)
+      << rest.size() << " more functions execute under half the smallest kernel the model "
+      << "was trained on and get `default`'s plan: " << functionList(rest)
+      << " (--emit=json gives their counts)\n";
+}
+
+/// What printed pipelines cannot say: that one is empty, and the LLVM level
+/// of a plan's finish action when it is not -O3. One note per kind and
+/// level, naming the functions it applies to.
+static void printUnprintableNotes(StringRef tool, const Selection &selection) {
+  std::map<unsigned, std::vector<std::string>> empty, belowO3; // by LLVM level
+  for (const FunctionSelection &function : selection.functions) {
+    unsigned level = llvmOptLevelFor(function.actions);
+    if (function.pipeline.empty())
+      empty[level].push_back(function.name);
+    else if (level != 3)
+      belowO3[level].push_back(function.name);
+    if (selection.uniform())
+      break;
+  }
+  auto whose = [&](ArrayRef<std::string> names) {
+    if (selection.uniform())
+      return std::string("the plan");
+    return names.size() == 1 ? "@" + names.front() + "'s plan"
+                             : "the plans of " + functionList(names);
+  };
+  for (const auto &[level, names] : empty)
+    WithColor::note(errs(), tool)
+        << whose(names) << (names.size() == 1 ? " runs" : " run")
+        << " no MLIR pass: the module is lowered as it is, then compiled at LLVM -O" << level
+        << "\n";
+  for (const auto &[level, names] : belowO3)
+    WithColor::note(errs(), tool) << whose(names) << (names.size() == 1 ? " compiles" : " compile")
+                                  << " at LLVM -O" << level << " (finish-O" << level
+                                  << "), not -O3\n";
+}
+
 int selectMain() {
   static constexpr StringLiteral tool = "mqss select";
   jsonErrors = emit == "json";
@@ -264,10 +336,7 @@ int selectMain() {
     return commandError(tool, toString(selection.takeError()));
   double selectMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  for (const FunctionSelection &function : selection->functions)
-    if (!function.note.empty())
-      WithColor::note(errs(), tool) << "@" << function.name << " " << function.note
-                                    << " (--small-kernels=policy keeps the policy's)\n";
+  printSmallKernelNotes(tool, *selection);
   for (const std::string &note : selection->measurementNotes)
     WithColor::note(errs(), tool) << "guard: " << note << "\n";
   std::string pasting = emit == "pipeline" || emit == "json" ? pastingNote(*selection, *loaded) : "";
@@ -279,21 +348,7 @@ int selectMain() {
   if (ec)
     return commandError(tool, "cannot write '" + output + "': " + ec.message());
   if (emit == "pipeline") {
-    // What the printed text cannot say: an empty pipeline, and the LLVM
-    // level of the plan's finish action.
-    for (const FunctionSelection &function : selection->functions) {
-      unsigned level = llvmOptLevelFor(function.actions);
-      std::string who = selection->uniform() ? "the plan" : "@" + function.name + "'s plan";
-      if (function.pipeline.empty())
-        WithColor::note(errs(), tool)
-            << who << " runs no MLIR pass: the module is lowered as it is, then compiled at "
-            << "LLVM -O" << level << "\n";
-      else if (level != 3)
-        WithColor::note(errs(), tool) << who << " compiles at LLVM -O" << level
-                                      << " (finish-O" << level << "), not -O3\n";
-      if (selection->uniform())
-        break;
-    }
+    printUnprintableNotes(tool, *selection);
     if (selection->uniform()) {
       out.os() << selection->functions.front().pipeline << "\n";
     } else {
