@@ -17,9 +17,16 @@ namespace mqss {
 char LoadError::ID = 0;
 
 /// Adds a hint for known cases of version drift in files written for an older
-/// MLIR, so the user learns what to change rather than only what failed.
-static void appendVersionHints(std::string &diagnostics) {
+/// MLIR, so the user learns what to change rather than only what failed, and
+/// says which of mqss's tools take the flag MLIR's own message advises.
+static void appendHints(std::string &diagnostics) {
   llvm::StringRef text(diagnostics);
+  if (text.contains("-allow-unregistered-dialect")) {
+    diagnostics += "note: `mqss select`, `mqss explain`, `mqss features` and `mqss-opt` "
+                   "take --allow-unregistered-dialect; compiling and running the module "
+                   "(`mqss run`, `--emit=llvm`, the measured guard) cannot: ops of an "
+                   "unregistered dialect have no lowering to LLVM\n";
+  }
   if (text.contains("dl_entry") || text.contains("dlti")) {
     diagnostics += "note: this module's DLTI attributes use a syntax MLIR 19 "
                    "rejects (older Polygeist output writes e.g. "
@@ -43,7 +50,7 @@ parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
   ParserConfig config(&context, /*verifyAfterParse=*/false);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
   if (!module) {
-    appendVersionHints(diagnostics);
+    appendHints(diagnostics);
     return llvm::make_error<LoadError>(LoadFailure::Parse, diagnostics);
   }
   if (vouch) {

@@ -76,10 +76,15 @@ public:
     };
     if (guard != "none" && guard != "measure")
       return fail("guard must be none or measure, not '" + guard + "'");
+    if (guard != "measure" && (!entry.empty() || !shapes.empty() || !args.empty()))
+      return fail("entry, shape and arg say how to run the kernel: they need guard=measure");
     SelectorOptions options;
     options.modelPath = model;
     options.target = target;
     options.maxSteps = maxSteps;
+    options.guardEntry = entry;
+    if (llvm::Error error = options.parseGuardInputs(shapes, args))
+      return fail(llvm::toString(std::move(error)));
     auto created = Selector::create(options);
     if (!created)
       return fail(llvm::toString(created.takeError()));
@@ -118,7 +123,8 @@ public:
           function.actions, [&](const Action *action) { remark << action->name; },
           [&] { remark << ","; });
       if (function.chosen != "policy")
-        remark << " (" << function.chosen << ": " << function.note << ")";
+        remark << " (" << function.chosen << (function.note.empty() ? "" : ": ")
+               << function.note << ")";
       remark << "; ";
     }
     remark << llvm::formatv("decision_us={0:F1} pass_us={1:F1}", selection->decisionMicros,
@@ -130,10 +136,21 @@ private:
   llvm::Expected<Selection> measuredSelection(mlir::ModuleOp module) {
     auto selection = selector->selectMeasured(module);
     if (!selection)
-      return selection.takeError();
+      return inPassTerms(selection.takeError());
     if (llvm::Error error = selector->apply(module, *selection))
       return std::move(error);
     return selection;
+  }
+
+  /// The measurement's advice names mqss's command-line flags: adds how the
+  /// pass takes them.
+  static llvm::Error inPassTerms(llvm::Error error) {
+    std::string message = llvm::toString(std::move(error));
+    llvm::StringRef text(message);
+    if (text.contains("--entry") || text.contains("--shape") || text.contains("--arg"))
+      message += " (as options of the pass: mqss-select{guard=measure entry=NAME "
+                 "shape=argN=AxB arg=argN=V})";
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
   }
 
   /// Shared by the copies the pass manager makes of this pass.

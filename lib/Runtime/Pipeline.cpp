@@ -250,10 +250,7 @@ static llvm::Expected<SplicedLibraries> takePreloads(MLIRContext &context,
   return result;
 }
 
-/// Whether \p op is part of the module's own transform scripts: a transform
-/// op at the top level, or a nested module of named sequences (as upstream
-/// tests and users embed them next to the payload).
-static bool isTransformScript(Operation &op) {
+bool isTransformScript(Operation &op) {
   if (isa<transform::TransformDialect>(op.getDialect()))
     return true;
   auto nested = dyn_cast<ModuleOp>(op);

@@ -13,6 +13,7 @@
 #include "mqss/Actions/Baselines.h"
 #include "mqss/Actions/Sequence.h"
 #include "mqss/Policy/Policy.h"
+#include "mqss/Runtime/Buffers.h"
 #include "mqss/Runtime/Target.h"
 #include "mqss/Runtime/TemporaryFile.h"
 
@@ -48,6 +49,17 @@ preparedCopy(mlir::ModuleOp module) {
   return std::make_pair(std::move(copy), std::move(*preparation));
 }
 } // namespace
+
+llvm::Error SelectorOptions::parseGuardInputs(llvm::ArrayRef<std::string> shapes,
+                                              llvm::ArrayRef<std::string> scalars) {
+  for (const std::string &text : shapes)
+    if (llvm::Error error = parseShapeOption(text, guardShapes))
+      return error;
+  for (const std::string &text : scalars)
+    if (llvm::Error error = parseScalarOption(text, guardScalars))
+      return error;
+  return llvm::Error::success();
+}
 
 ResolvedPipeline Selector::harnessPipeline(const Selection &selection) {
   ResolvedPipeline resolved;

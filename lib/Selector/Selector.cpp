@@ -28,6 +28,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -479,23 +480,44 @@ std::string Selection::describe() const {
   return text;
 }
 
-bool Selection::mayNeedPastingNote() const {
-  return uniform() && !functions.empty() &&
-         llvm::StringRef(functions.front().pipeline).contains("bufferize-function-boundaries");
+/// Whether the uniform pipeline bufferizes across function boundaries.
+static bool bufferizesAcrossFunctions(const Selection &selection) {
+  return selection.uniform() && !selection.functions.empty() &&
+         llvm::StringRef(selection.functions.front().pipeline)
+             .contains("bufferize-function-boundaries");
+}
+
+static bool runsAnyPass(const Selection &selection) {
+  return llvm::any_of(selection.functions,
+                      [](const FunctionSelection &f) { return !f.pipeline.empty(); });
+}
+
+bool Selection::mayNeedPastingNote(llvm::StringRef source) const {
+  // The func dialect's verifier allows declarations only private; a
+  // transform op's name (text), or its dialect's (bytecode), says "transform".
+  return (bufferizesAcrossFunctions(*this) && source.contains("private")) ||
+         (runsAnyPass(*this) && source.contains("transform"));
 }
 
 std::string Selection::pastingNote(mlir::ModuleOp module) const {
-  if (!mayNeedPastingNote())
-    return "";
-  std::string names;
-  for (mlir::func::FuncOp function : unusedTensorDeclarations(module))
-    names += (names.empty() ? "@" : ", @") + function.getSymName().str();
-  if (names.empty())
-    return "";
-  return "the pipeline bufferizes across function boundaries, which MLIR 19 refuses while "
-         "the module declares " + names + " (unused, returning a tensor): mqss plans "
-         "without such declarations; to paste the pipeline into mlir-opt, remove them first "
-         "(symbol-dce does)";
+  std::vector<std::string> notes;
+  if (bufferizesAcrossFunctions(*this)) {
+    std::string names;
+    for (mlir::func::FuncOp function : unusedTensorDeclarations(module))
+      names += (names.empty() ? "@" : ", @") + function.getSymName().str();
+    if (!names.empty())
+      notes.push_back(
+          "the pipeline bufferizes across function boundaries, which MLIR 19 refuses while "
+          "the module declares " + names + " (unused, returning a tensor): mqss plans "
+          "without such declarations; to paste the pipeline into mlir-opt, remove them "
+          "first (symbol-dce does)");
+  }
+  if (runsAnyPass(*this) && llvm::any_of(module.getBody()->getOperations(), isTransformScript))
+    notes.push_back("the module holds a transform script, which mqss sets aside while the "
+                    "passes run and keeps as written (--emit=mlir); pasted into mlir-opt, the "
+                    "pipeline runs on the script too (canonicalize erases its ops whose "
+                    "results go unused): to keep it, take it out of the module first");
+  return llvm::join(notes, "\n");
 }
 
 /// selectSource()'s helper threads, started with the selector and kept: a
@@ -686,11 +708,14 @@ static void addFunction(Selection &selection, FunctionSelection decided) {
   selection.functions.push_back(std::move(decided));
 }
 
-/// Says "default" for the whole selection when every function got it.
+/// Says "default" for the whole selection when every function got it and
+/// their plans agree. Plans that differ are each function's own `default`
+/// plan, which the `default` pipeline of the whole module is not (an action
+/// one function forbids is left out of it for all): "default-per-function".
 static void finishSelection(Selection &selection) {
   if (llvm::all_of(selection.functions,
                    [](const FunctionSelection &f) { return f.chosen == "default"; }))
-    selection.chosen = "default";
+    selection.chosen = selection.uniform() ? "default" : "default-per-function";
 }
 
 llvm::Expected<Selection>

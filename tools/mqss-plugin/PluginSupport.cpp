@@ -25,6 +25,16 @@ void initializeNativeTarget() {
   });
 }
 
+llvm::Error SelectorOptions::parseGuardInputs(llvm::ArrayRef<std::string> shapes,
+                                              llvm::ArrayRef<std::string> scalars) {
+  if (shapes.empty() && scalars.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "shape and arg are for guard=measure, which needs the JIT the mlir-opt plugin does "
+      "not have: use mqss-opt or `mqss select --guard=measure`");
+}
+
 llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp) {
   return llvm::createStringError(
       llvm::inconvertibleErrorCode(),

@@ -29,6 +29,11 @@ static cl::opt<std::string> history(
     cl::sub(featuresCommand), cl::cat(category()));
 static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::sub(featuresCommand),
                           cl::cat(category()));
+static cl::opt<bool> allowUnregistered(
+    "allow-unregistered-dialect",
+    cl::desc("Accept ops of dialects MLIR does not know (as mlir-opt's flag of that name); "
+             "they count as ops of no known kind"),
+    cl::sub(featuresCommand), cl::cat(category()));
 
 static int featuresError(const Twine &message) {
   WithColor::error(errs(), "mqss features") << message << "\n";
@@ -45,6 +50,7 @@ int featuresMain() {
     return featuresError(toString(actions.takeError()));
 
   auto context = createContext();
+  context->allowUnregisteredDialects(allowUnregistered);
   registerPasses();
   auto module = loadModuleFile(*context, input);
   if (!module) {

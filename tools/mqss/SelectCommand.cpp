@@ -19,6 +19,7 @@
 #include "mqss/Selector/Selector.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -189,17 +190,13 @@ Error printLLVMIR(mlir::ModuleOp module, raw_ostream &os) {
 } // namespace
 
 /// Selection::pastingNote() on the module as loaded, parsed again when only
-/// pipelines were printed (the helper threads' parts are gone).
+/// pipelines were printed (the helper threads' parts are gone) and its text
+/// says a note may be due.
 static std::string pastingNote(const Selection &selection, const Loaded &loaded) {
-  if (!selection.mayNeedPastingNote())
-    return "";
-  // The note is about declarations, which the func dialect's verifier
-  // allows only private: text without the word holds none, and is not
-  // parsed a second time for nothing.
-  if (!loaded.module && !loaded.source->getBuffer().contains("private"))
-    return "";
   if (loaded.module)
     return selection.pastingNote(*loaded.module);
+  if (!selection.mayNeedPastingNote(loaded.source->getBuffer()))
+    return "";
   DiagnosticCollector quiet(*loaded.context);
   auto reparsed = loadModuleSource(*loaded.context, loaded.source->getBuffer(),
                                    loaded.source->getBufferIdentifier());
@@ -298,12 +295,8 @@ int selectMain() {
     return commandError(tool, "--entry, --shape and --arg say how to run the kernel: they "
                               "need --guard=measure");
   options.guardEntry = guardEntry;
-  for (const std::string &text : guardShapes)
-    if (Error error = parseShapeOption(text, options.guardShapes))
-      return commandError(tool, toString(std::move(error)));
-  for (const std::string &text : guardArgs)
-    if (Error error = parseScalarOption(text, options.guardScalars))
-      return commandError(tool, toString(std::move(error)));
+  if (Error error = options.parseGuardInputs(guardShapes, guardArgs))
+    return commandError(tool, toString(std::move(error)));
   // Printing only pipelines needs no optimized module: the functions can be
   // decided on several threads, each parsing its part of the text.
   bool onlyPipelines = guard != "measure" && (emit == "pipeline" || emit == "json");
@@ -340,8 +333,9 @@ int selectMain() {
   for (const std::string &note : selection->measurementNotes)
     WithColor::note(errs(), tool) << "guard: " << note << "\n";
   std::string pasting = emit == "pipeline" || emit == "json" ? pastingNote(*selection, *loaded) : "";
-  if (!pasting.empty())
-    WithColor::note(errs(), tool) << pasting << "\n";
+  for (StringRef line : split(pasting, '\n'))
+    if (!line.empty())
+      WithColor::note(errs(), tool) << line << "\n";
 
   std::error_code ec;
   ToolOutputFile out(output, ec, sys::fs::OF_Text);

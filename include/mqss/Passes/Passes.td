@@ -22,6 +22,12 @@ def SelectPipeline : Pass<"mqss-select", "::mlir::ModuleOp"> {
     MQSS-Selector's `default` pipeline in a sandboxed child, and the fastest is
     applied (never one slower than `default`); this needs a module with a
     runnable entry function and is available in `mqss-opt`, not in the plugin.
+    `entry`, `shape` and `arg` say how to run it, as `mqss select`'s
+    `--entry`, `--shape` and `--arg` do:
+
+    ```
+    mqss-opt --pass-pipeline='builtin.module(mqss-select{guard=measure entry=scale shape=arg0=4096 arg=arg1=200})' in.mlir
+    ```
   }];
   let options = [
     Option<"model", "model", "std::string", /*default=*/"\"\"",
@@ -30,6 +36,14 @@ def SelectPipeline : Pass<"mqss-select", "::mlir::ModuleOp"> {
            "Target to decide for: host, x86-avx512, x86-avx2, x86-sse4">,
     Option<"guard", "guard", "std::string", /*default=*/"\"none\"",
            "none, or measure: time the top candidates against `default`">,
+    Option<"entry", "entry", "std::string", /*default=*/"\"\"",
+           "With guard=measure: the function to run (default: @main or the only "
+           "public one)">,
+    ListOption<"shapes", "shape", "std::string",
+           "With guard=measure: argN=AxB sizes of a dynamically shaped argument "
+           "(all its dimensions, or only the dynamic ones in order)">,
+    ListOption<"args", "arg", "std::string",
+           "With guard=measure: argN=V, the value of a scalar argument">,
     Option<"maxSteps", "max-steps", "unsigned", /*default=*/"8",
            "Most decisions per function">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",

@@ -101,6 +101,12 @@ std::vector<mlir::func::FuncOp> unusedTensorDeclarations(mlir::ModuleOp module);
 /// free buffers: lowerToLLVMDialect() adds that where the IR allows it.
 std::string mandatoryLoweringPipeline(bool bufferize);
 
+/// Whether \p op, at the top level of a module, is part of the module's own
+/// transform scripts: a transform op, or a nested module of named sequences
+/// (as upstream tests and users embed them next to the payload).
+/// applyPipeline() sets such ops aside while a pipeline runs.
+bool isTransformScript(mlir::Operation &op);
+
 /// What no pipeline can change and the lowering cannot compile, refused by
 /// name (a LoweringFailed PipelineError): constants printed elided, a data
 /// layout with an index narrower than 64 bits, the async dialect. The

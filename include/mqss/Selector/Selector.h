@@ -70,6 +70,11 @@ struct SelectorOptions {
   std::string guardEntry;
   std::map<std::string, std::vector<int64_t>> guardShapes;
   std::map<std::string, double> guardScalars;
+  /// Sets guardShapes and guardScalars from texts as `mqss run` takes them
+  /// ("arg0=64x?" ... "arg1=200"), checked as it checks them. (In Guard.cpp:
+  /// the parsing is the measurement harness's, which the plugin lacks.)
+  llvm::Error parseGuardInputs(llvm::ArrayRef<std::string> shapes,
+                               llvm::ArrayRef<std::string> scalars);
   /// Threads selectSource() decides functions on. With more than one, each
   /// helper thread parses into an MLIR context of its own (contexts are not
   /// shared between threads): when the text's functions can be told apart
@@ -102,9 +107,12 @@ struct Selection {
   double decisionMicros = 0;
   /// Time spent applying actions while deciding (pass execution).
   double passMicros = 0;
-  /// "policy"; with a measured guard, "policy-runner-up" when the plan that
-  /// starts with the runner-up first action measured fastest, or "default"
-  /// when the baseline was kept.
+  /// "policy"; "default" when every function got `default`'s plan and the
+  /// plans agree, "default-per-function" when they differ (the `default`
+  /// pipeline of the whole module is then another plan); with a measured
+  /// guard also "policy-runner-up" when the plan that starts with the
+  /// runner-up first action measured fastest, and "default" when the
+  /// baseline was kept.
   std::string chosen = "policy";
   /// With a guard: the chosen pipeline's measured speedup over `default`,
   /// and what its measurements noted (e.g. a scalar argument defaulted to 0).
@@ -130,13 +138,16 @@ struct Selection {
   bool uniform() const;
   /// The pipeline when uniform, else "@f: P | @g: Q".
   std::string describe() const;
-  /// Whether pastingNote() can say anything: the uniform pipeline bufferizes
-  /// across function boundaries. Needs no module.
-  bool mayNeedPastingNote() const;
-  /// What keeps the printed pipeline from applying to the whole \p module in
-  /// mlir-opt, or "": one-shot bufferization across function boundaries
-  /// refuses the module's unused declarations that return tensors, which
-  /// mqss plans without (and keeps in the optimized module).
+  /// Whether pastingNote() can say anything for a module whose source (text
+  /// or bytecode) is \p source, without parsing it.
+  bool mayNeedPastingNote(llvm::StringRef source) const;
+  /// What pasting the printed pipeline into mlir-opt needs first, to apply
+  /// it to the whole \p module as mqss does, or "" (one line per reason):
+  /// one-shot bufferization across function boundaries refuses the module's
+  /// unused declarations that return tensors, which mqss plans without (and
+  /// keeps in the optimized module); and mqss sets the module's own
+  /// transform scripts aside while passes run, which a pasted pipeline
+  /// would also rewrite.
   std::string pastingNote(mlir::ModuleOp module) const;
 };
 
