@@ -62,7 +62,7 @@ runOnModuleInChild(const RunRequest &kernel,
   if (!outcome)
     return outcome.takeError();
   if (outcome->end != SandboxOutcome::End::Exited || outcome->messages.size() < 2)
-    return envError("the probe child " + outcome->describe());
+    return envError("the child process running the passes " + outcome->describe());
   auto parsed = llvm::json::parse(outcome->messages.back());
   if (!parsed)
     return parsed.takeError();

@@ -7,6 +7,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -19,7 +20,10 @@ char LoadError::ID = 0;
 /// Adds a hint for known cases of version drift in files written for an older
 /// MLIR, so the user learns what to change rather than only what failed, and
 /// says which of mqss's tools take the flag MLIR's own message advises.
-static void appendHints(std::string &diagnostics) {
+static void appendHints(std::string &diagnostics, llvm::StringRef source) {
+  if (source.starts_with("\xef\xbb\xbf"))
+    diagnostics += "note: the file begins with a UTF-8 byte-order mark, which MLIR's parser "
+                   "does not accept: save it without one\n";
   llvm::StringRef text(diagnostics);
   if (text.contains("-allow-unregistered-dialect")) {
     diagnostics += "note: `mqss select`, `mqss explain`, `mqss features` and `mqss-opt` "
@@ -35,6 +39,29 @@ static void appendHints(std::string &diagnostics) {
   }
 }
 
+size_t findExcessiveNesting(llvm::StringRef text) {
+  if (text.starts_with("ML\xefR")) // bytecode
+    return llvm::StringRef::npos;
+  unsigned depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') { // a string: to its closing quote
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') { // a comment
+      i = std::min(text.find('\n', i), text.size());
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxNesting)
+        return i;
+    } else if ((c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
+               depth > 0) {
+      --depth;
+    }
+  }
+  return llvm::StringRef::npos;
+}
+
 static llvm::Expected<OwningOpRef<ModuleOp>>
 parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
                llvm::function_ref<bool(ModuleOp)> vouch = nullptr) {
@@ -45,12 +72,22 @@ parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
   llvm::raw_string_ostream diagStream(diagnostics);
   SourceMgrDiagnosticHandler handler(*sourceMgr, &context, diagStream);
 
+  llvm::StringRef text = sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBuffer();
+  if (size_t at = findExcessiveNesting(text); at != llvm::StringRef::npos) {
+    sourceMgr->PrintMessage(diagStream, llvm::SMLoc::getFromPointer(text.data() + at),
+                            llvm::SourceMgr::DK_Error,
+                            llvm::formatv("brackets nested deeper than {0}: refused before "
+                                          "parsing, whose recursion it could overflow",
+                                          kMaxNesting));
+    return llvm::make_error<LoadError>(LoadFailure::Parse, diagnostics);
+  }
+
   // Verification is separate from parsing so that "does not parse" and "parses
   // but is invalid" reach the user as different statuses.
   ParserConfig config(&context, /*verifyAfterParse=*/false);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
   if (!module) {
-    appendHints(diagnostics);
+    appendHints(diagnostics, text);
     return llvm::make_error<LoadError>(LoadFailure::Parse, diagnostics);
   }
   if (vouch) {

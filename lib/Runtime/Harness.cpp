@@ -682,12 +682,18 @@ RunReport runMeasurement(const RunRequest &request) {
     case RunStatus::Timeout:
       report.message = llvm::formatv("no result within --timeout-s={0}{1}",
                                      request.limits.timeoutSeconds, during);
-      // LLVM's backend is quadratic in a basic block's length, and its -O3
-      // can fully unroll loops with constant trip counts into long ones.
-      if (llvm::StringRef(lastPhase).starts_with("jit:") && request.llvmOptLevel >= 3)
-        report.message += ": the time went into LLVM's compilation (at -O3 LLVM can unroll "
-                          "loops with constant trip counts into blocks its backend is very "
-                          "slow on; -O2 avoids that: mqss run --llvm-opt=2)";
+      // LLVM's backend is quadratic in a basic block's length: a long
+      // straight-line function makes one, and at -O3 LLVM can also fully
+      // unroll loops with constant trip counts into one.
+      if (llvm::StringRef(lastPhase).starts_with("jit:")) {
+        report.message += ": the time went into LLVM's compilation, whose backend is very "
+                          "slow on long basic blocks (a function of many thousands of "
+                          "straight-line ops makes one";
+        report.message += request.llvmOptLevel >= 3
+                              ? "; at -O3 LLVM also unrolls loops with constant trip counts "
+                                "into one, which -O2 avoids: mqss run --llvm-opt=2)"
+                              : ")";
+      }
       break;
     case RunStatus::OutOfMemory:
       report.message = llvm::formatv(

@@ -179,7 +179,19 @@ int runServer(const ServeOptions &options) {
     if (!response.body.empty())
       return; // a handler already replied
     std::string message;
-    if (response.status == 413)
+    // Debian's httplib is compiled with an 8 KiB limit on bodies it takes
+    // for forms: what `curl -d` sends unless told the body is JSON.
+    unsigned long long length = 0;
+    bool form = llvm::StringRef(request.get_header_value("Content-Type"))
+                    .starts_with("application/x-www-form-urlencoded") &&
+                !llvm::getAsUnsignedInteger(request.get_header_value("Content-Length"), 10,
+                                            length) &&
+                length <= options.maxBodyBytes;
+    if (response.status == 413 && form)
+      message = "request body too large for a form: a body sent as "
+                "application/x-www-form-urlencoded (curl -d's default) is limited to 8 KiB by "
+                "the HTTP library; send it as JSON (Content-Type: application/json)";
+    else if (response.status == 413)
       message = llvm::formatv("request body too large: the limit is {0} MiB (mqss serve "
                               "--max-body-mb)",
                               options.maxBodyBytes >> 20);

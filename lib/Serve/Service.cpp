@@ -39,33 +39,6 @@ Reply error(int status, const llvm::Twine &message) {
   return Reply{status, llvm::json::Object{{"error", message.str()}}};
 }
 
-/// Deep bracket nesting is what could exhaust the stack of the recursive
-/// parser and verifier; modules from real frontends stay far below this.
-constexpr unsigned kMaxNesting = 256;
-
-unsigned nestingDepth(llvm::StringRef text) {
-  unsigned depth = 0, deepest = 0;
-  bool inString = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-      continue;
-    }
-    if (c == '"')
-      inString = true;
-    else if (c == '(' || c == '[' || c == '{' || c == '<')
-      deepest = std::max(deepest, ++depth);
-    else if ((c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
-             depth > 0)
-      --depth;
-  }
-  return deepest;
-}
-
 } // namespace
 
 /// A request body, checked.
@@ -352,8 +325,6 @@ struct Service::Worker {
 
   /// Parses the request's module in this worker's context.
   std::variant<mlir::OwningOpRef<mlir::ModuleOp>, Reply> parse(const Request &request) {
-    if (nestingDepth(request.ir) > kMaxNesting)
-      return error(400, llvm::formatv("invalid IR: brackets nested deeper than {0}", kMaxNesting));
     auto module = loadModuleSource(*context, request.ir, "request.mlir");
     if (!module) {
       std::string diagnostics = llvm::toString(module.takeError());
@@ -419,6 +390,20 @@ static std::string inClientTerms(const Service::Prepared &p, std::string message
        at = message.find(path, at + client.size()))
     message.replace(at, path.size(), client);
   return message;
+}
+
+/// The reply when the child that runs a request's passes did not answer:
+/// 504 when it ran out of time (the server's limit, not the module's
+/// fault as such), else 422 with what went wrong.
+Reply Service::childFailed(const Prepared &p, llvm::Error failure) const {
+  std::string message = inClientTerms(p, llvm::toString(std::move(failure)));
+  if (llvm::StringRef(message).contains("timed out after"))
+    return error(504, message + llvm::formatv(" (the server's limit for running a "
+                                              "request's passes: mqss serve "
+                                              "--child-timeout-s={0})",
+                                              opts.childTimeoutSeconds)
+                                    .str());
+  return error(422, message);
 }
 
 std::variant<Service::Prepared, Reply> Service::prepare(llvm::StringRef body,
@@ -725,7 +710,7 @@ Reply Service::select(llvm::StringRef body) {
           return reply;
         });
     if (!result)
-      return error(422, inClientTerms(p, llvm::toString(result.takeError())));
+      return childFailed(p, result.takeError());
     reply = std::move(*result);
   }
   reply["parse_us"] = p.parseMicros;
@@ -773,7 +758,7 @@ Reply Service::pipeline(llvm::StringRef body) {
         return reply;
       });
   if (!result)
-    return error(422, inClientTerms(p, llvm::toString(result.takeError())));
+    return childFailed(p, result.takeError());
   countDecisions(registry, *result);
   if (fallback)
     registry.increment("mqss_fallbacks_total", {{"target", request.target}});
@@ -902,7 +887,7 @@ Reply Service::optimize(llvm::StringRef body) {
                                   {"ir", printModule(module)}};
       });
   if (!result)
-    return error(422, inClientTerms(p, llvm::toString(result.takeError())));
+    return childFailed(p, result.takeError());
 
   // Log the measured episode as a trajectory, and every optimize as served.
   countDecisions(registry, *result);

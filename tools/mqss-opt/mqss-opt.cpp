@@ -5,17 +5,49 @@
 //===----------------------------------------------------------------------===//
 
 #include "mqss/IR/Context.h"
+#include "mqss/IR/Loader.h"
 #include "mqss/Passes/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+/// Refuses, as mqss's loader does, an input file nested deeper than MLIR's
+/// recursive parser can take (it would end with a segfault). Standard input
+/// can be read once only: MLIR's parser reads it unchecked.
+static bool nestingRefused(llvm::StringRef inputFilename) {
+  if (inputFilename == "-")
+    return false;
+  auto buffer = llvm::MemoryBuffer::getFile(inputFilename, /*IsText=*/true);
+  if (!buffer)
+    return false; // MlirOptMain reports it
+  size_t at = mqss::findExcessiveNesting((*buffer)->getBuffer());
+  if (at == llvm::StringRef::npos)
+    return false;
+  llvm::SourceMgr sourceMgr;
+  const char *where = (*buffer)->getBufferStart() + at;
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  sourceMgr.PrintMessage(llvm::errs(), llvm::SMLoc::getFromPointer(where),
+                         llvm::SourceMgr::DK_Error,
+                         llvm::formatv("brackets nested deeper than {0}: refused before parsing, "
+                                       "whose recursion it could overflow",
+                                       mqss::kMaxNesting));
+  return true;
+}
 
 int main(int argc, char **argv) {
   mqss::registerPasses();
   mqss::registerMQSSPasses();
   mlir::DialectRegistry registry;
   mqss::registerDialects(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "MQSS-Selector optimizer driver: mlir-opt plus the mqss-select pass\n",
-      registry));
+      registry);
+  if (nestingRefused(inputFilename))
+    return 1;
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
 }

@@ -31,6 +31,17 @@ public:
   std::string diagnostics;
 };
 
+/// Brackets nested deeper than this are refused before parsing: such
+/// nesting could exhaust the stack of MLIR's recursive parser and verifier
+/// (5,000 nested scf.if end mlir-opt with a segfault); modules from real
+/// frontends stay far below it.
+constexpr unsigned kMaxNesting = 256;
+
+/// The offset in \p text where bracket nesting, counted outside strings and
+/// comments, first exceeds kMaxNesting; npos when it never does (and for
+/// bytecode, which has no brackets).
+size_t findExcessiveNesting(llvm::StringRef text);
+
 /// Reads \p path (or stdin for "-"); a LoadError (Io) when it cannot.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readModuleFile(llvm::StringRef path);
 

@@ -105,6 +105,7 @@ private:
   std::variant<Prepared, Reply> prepare(llvm::StringRef body, bool allowPrevious);
   std::variant<Prepared, Reply> prepare(Request request, bool allowPrevious);
   std::vector<std::string> fallbackTargets();
+  Reply childFailed(const Prepared &p, llvm::Error failure) const;
 
   ServeOptions opts;
   Metrics registry;
