@@ -217,6 +217,8 @@ static std::optional<bool> runsBackwards(const affine::MemRefAccess &src,
   return false;
 }
 
+static constexpr unsigned kMaxExactPairs = 4096;
+
 /// Whether affine-loop-tile keeps \p root's results: it tiles the perfectly
 /// nested band at \p root, which is valid when no dependence between the
 /// accesses inside has a negative distance along a band loop. Only memrefs
@@ -227,16 +229,30 @@ static bool bandPermutable(affine::AffineForOp root) {
   affine::getPerfectlyNestedLoops(band, root);
   if (band.size() < 2)
     return true; // strip-mining one loop keeps the order
+  // Accesses equal to one already listed (same kind, element and nest) add
+  // no dependence of their own.
   SmallVector<affine::MemRefAccess> accesses;
   llvm::SmallPtrSet<Value, 4> written;
+  auto add = [&](Operation *op) {
+    affine::MemRefAccess access(op);
+    if (!llvm::any_of(accesses, [&](const affine::MemRefAccess &listed) {
+          return listed.isStore() == access.isStore() && listed == access &&
+                 listed.opInst->getBlock() == op->getBlock();
+        }))
+      accesses.push_back(access);
+  };
   root->walk([&](Operation *op) {
     if (auto store = dyn_cast<affine::AffineWriteOpInterface>(op)) {
       written.insert(store.getMemRef());
-      accesses.emplace_back(op);
+      add(op);
     } else if (isa<affine::AffineReadOpInterface>(op)) {
-      accesses.emplace_back(op);
+      add(op);
     }
   });
+  // Each pair costs emptiness tests: past this many pairs the nest is taken
+  // as not known to be permutable (400 distinct load/store pairs in one
+  // body took minutes).
+  unsigned pairs = 0;
   for (affine::MemRefAccess &srcAccess : accesses) {
     if (!written.contains(srcAccess.memref))
       continue;
@@ -245,6 +261,8 @@ static bool bandPermutable(affine::AffineForOp root) {
           (!srcAccess.isStore() && !dstAccess.isStore()) ||
           sameAccessForwardOnly(srcAccess, dstAccess, band))
         continue;
+      if (++pairs > kMaxExactPairs)
+        return false;
       std::optional<bool> backwards = runsBackwards(srcAccess, dstAccess, band.size());
       if (!backwards || *backwards)
         return false;
