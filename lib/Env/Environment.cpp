@@ -33,6 +33,8 @@ llvm::json::Array actionNamesJson(llvm::ArrayRef<const Action *> actions) {
   return names;
 }
 
+char ChildTimedOut::ID = 0;
+
 static llvm::Error envError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -61,8 +63,11 @@ runOnModuleInChild(const RunRequest &kernel,
   });
   if (!outcome)
     return outcome.takeError();
+  std::string died = "the child process running the passes " + outcome->describe();
+  if (outcome->end == SandboxOutcome::End::TimedOut)
+    return llvm::make_error<ChildTimedOut>(died);
   if (outcome->end != SandboxOutcome::End::Exited || outcome->messages.size() < 2)
-    return envError("the child process running the passes " + outcome->describe());
+    return envError(died);
   auto parsed = llvm::json::parse(outcome->messages.back());
   if (!parsed)
     return parsed.takeError();

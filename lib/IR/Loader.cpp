@@ -62,6 +62,19 @@ size_t findExcessiveNesting(llvm::StringRef text) {
   return llvm::StringRef::npos;
 }
 
+bool reportExcessiveNesting(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os) {
+  llvm::StringRef text = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+  size_t at = findExcessiveNesting(text);
+  if (at == llvm::StringRef::npos)
+    return false;
+  sourceMgr.PrintMessage(os, llvm::SMLoc::getFromPointer(text.data() + at),
+                         llvm::SourceMgr::DK_Error,
+                         llvm::formatv("brackets nested deeper than {0}: refused before "
+                                       "parsing, whose recursion it could overflow",
+                                       kMaxNesting));
+  return true;
+}
+
 static llvm::Expected<OwningOpRef<ModuleOp>>
 parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
                llvm::function_ref<bool(ModuleOp)> vouch = nullptr) {
@@ -72,22 +85,16 @@ parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
   llvm::raw_string_ostream diagStream(diagnostics);
   SourceMgrDiagnosticHandler handler(*sourceMgr, &context, diagStream);
 
-  llvm::StringRef text = sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBuffer();
-  if (size_t at = findExcessiveNesting(text); at != llvm::StringRef::npos) {
-    sourceMgr->PrintMessage(diagStream, llvm::SMLoc::getFromPointer(text.data() + at),
-                            llvm::SourceMgr::DK_Error,
-                            llvm::formatv("brackets nested deeper than {0}: refused before "
-                                          "parsing, whose recursion it could overflow",
-                                          kMaxNesting));
+  if (reportExcessiveNesting(*sourceMgr, diagStream))
     return llvm::make_error<LoadError>(LoadFailure::Parse, diagnostics);
-  }
 
   // Verification is separate from parsing so that "does not parse" and "parses
   // but is invalid" reach the user as different statuses.
   ParserConfig config(&context, /*verifyAfterParse=*/false);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
   if (!module) {
-    appendHints(diagnostics, text);
+    appendHints(diagnostics,
+                sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBuffer());
     return llvm::make_error<LoadError>(LoadFailure::Parse, diagnostics);
   }
   if (vouch) {

@@ -9,6 +9,7 @@
 
 #include "mqss/Passes/Passes.h"
 
+#include "mqss/Runtime/Buffers.h"
 #include "mqss/Selector/Selector.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -146,8 +147,7 @@ private:
   /// pass takes them.
   static llvm::Error inPassTerms(llvm::Error error) {
     std::string message = llvm::toString(std::move(error));
-    llvm::StringRef text(message);
-    if (text.contains("--entry") || text.contains("--shape") || text.contains("--arg"))
+    if (advisesRunOptions(message))
       message += " (as options of the pass: mqss-select{guard=measure entry=NAME "
                  "shape=argN=AxB arg=argN=V})";
     return llvm::createStringError(llvm::inconvertibleErrorCode(), message);

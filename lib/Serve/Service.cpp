@@ -200,8 +200,7 @@ std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool a
 /// \p message from the harness, which names its command-line options, with
 /// the request fields that say the same.
 std::string withRequestFields(llvm::StringRef message) {
-  if (!message.contains("--entry") && !message.contains("--shape") &&
-      !message.contains("--arg"))
+  if (!advisesRunOptions(message))
     return message.str();
   return (message + " (in a request: \"entry\": NAME, \"shapes\": {\"argN\": [sizes]}, "
                     "\"args\": {\"argN\": value}, with \"measure\": true)")
@@ -396,8 +395,9 @@ static std::string inClientTerms(const Service::Prepared &p, std::string message
 /// 504 when it ran out of time (the server's limit, not the module's
 /// fault as such), else 422 with what went wrong.
 Reply Service::childFailed(const Prepared &p, llvm::Error failure) const {
+  bool timedOut = failure.isA<ChildTimedOut>();
   std::string message = inClientTerms(p, llvm::toString(std::move(failure)));
-  if (llvm::StringRef(message).contains("timed out after"))
+  if (timedOut)
     return error(504, message + llvm::formatv(" (the server's limit for running a "
                                               "request's passes: mqss serve "
                                               "--child-timeout-s={0})",

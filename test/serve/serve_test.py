@@ -500,10 +500,21 @@ def main():
         server.stop()
 
     # Without a token every endpoint is open; binding defaults to loopback.
-    open_server = Server(mqss, db)
+    open_server = Server(mqss, db, "--child-timeout-s=0.3")
     try:
         status, body = open_server.request("POST", "/v1/select", {"ir": small})
         check(status == 200, "auth off: %s" % status)
+        # Passes that outlive --child-timeout-s are 504, naming the limit: 200
+        # copies of one load/store pair make affine-loop-tile's own legality
+        # check (all pairs of accesses) take seconds.
+        pairs = "".join("      %%v%d = affine.load %%A[%%i - 1, %%j] : memref<64x64xf32>\n"
+                        "      affine.store %%v%d, %%A[%%i, %%j] : memref<64x64xf32>\n" % (k, k)
+                        for k in range(200))
+        slow = ("func.func @main(%A: memref<64x64xf32>) {\n  affine.for %i = 1 to 63 {\n"
+                "    affine.for %j = 1 to 63 {\n" + pairs + "    }\n  }\n  return\n}\n")
+        status, body = open_server.request("POST", "/v1/pipeline", {"ir": slow, "target": "x86-avx2"})
+        check(status == 504 and "--child-timeout-s=0.30" in body.get("error", ""),
+              "passes past the child time limit: %s %s" % (status, body))
     finally:
         open_server.stop()
 

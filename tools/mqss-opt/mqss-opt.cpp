@@ -10,7 +10,6 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,18 +23,9 @@ static bool nestingRefused(llvm::StringRef inputFilename) {
   auto buffer = llvm::MemoryBuffer::getFile(inputFilename, /*IsText=*/true);
   if (!buffer)
     return false; // MlirOptMain reports it
-  size_t at = mqss::findExcessiveNesting((*buffer)->getBuffer());
-  if (at == llvm::StringRef::npos)
-    return false;
   llvm::SourceMgr sourceMgr;
-  const char *where = (*buffer)->getBufferStart() + at;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  sourceMgr.PrintMessage(llvm::errs(), llvm::SMLoc::getFromPointer(where),
-                         llvm::SourceMgr::DK_Error,
-                         llvm::formatv("brackets nested deeper than {0}: refused before parsing, "
-                                       "whose recursion it could overflow",
-                                       mqss::kMaxNesting));
-  return true;
+  return mqss::reportExcessiveNesting(sourceMgr, llvm::errs());
 }
 
 int main(int argc, char **argv) {

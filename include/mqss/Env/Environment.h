@@ -24,9 +24,22 @@
 
 namespace mqss {
 
+/// runOnModuleInChild()'s error when the child outlived its time limit.
+class ChildTimedOut : public llvm::ErrorInfo<ChildTimedOut> {
+public:
+  static char ID;
+  explicit ChildTimedOut(std::string message) : message(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
+
+private:
+  std::string message;
+};
+
 /// Parses \p kernel's module in a sandboxed child and runs \p body on it;
 /// returns the JSON object the body produced. A module that does not load,
-/// an error from the body and a child that dies are all errors.
+/// an error from the body and a child that dies are all errors; one that
+/// runs out of time is a ChildTimedOut.
 llvm::Expected<llvm::json::Object>
 runOnModuleInChild(const RunRequest &kernel,
                    llvm::function_ref<llvm::Expected<llvm::json::Object>(mlir::ModuleOp)> body);

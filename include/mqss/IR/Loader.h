@@ -11,6 +11,11 @@
 #include <memory>
 #include <string>
 
+namespace llvm {
+class SourceMgr;
+class raw_ostream;
+} // namespace llvm
+
 namespace mqss {
 
 /// Why a module could not be loaded; each maps to a user-visible status.
@@ -41,6 +46,11 @@ constexpr unsigned kMaxNesting = 256;
 /// comments, first exceeds kMaxNesting; npos when it never does (and for
 /// bytecode, which has no brackets).
 size_t findExcessiveNesting(llvm::StringRef text);
+
+/// findExcessiveNesting() on \p sourceMgr's main buffer: when it finds such
+/// nesting, prints the error there (file:line:col and the line) to \p os
+/// and returns true.
+bool reportExcessiveNesting(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os);
 
 /// Reads \p path (or stdin for "-"); a LoadError (Io) when it cannot.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readModuleFile(llvm::StringRef path);

@@ -40,6 +40,14 @@ llvm::Error parseShapeOption(llvm::StringRef text,
 llvm::Error parseScalarOption(llvm::StringRef text,
                               std::map<std::string, double> &scalars);
 
+/// Whether \p message advises the command line's --entry, --shape or --arg:
+/// callers that take them otherwise (a pass's options, a request's fields)
+/// add how. (Inline: the mlir-opt plugin does not link Buffers.cpp.)
+inline bool advisesRunOptions(llvm::StringRef message) {
+  return message.contains("--entry") || message.contains("--shape") ||
+         message.contains("--arg");
+}
+
 /// Values read back from one kernel output, widened for comparison.
 struct OutputArray {
   std::string name; ///< "arg2", "result0" or "stdout"
