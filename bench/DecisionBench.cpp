@@ -12,6 +12,7 @@
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/IR/Summary.h"
+#include "mqss/Policy/Model.h"
 #include "mqss/Policy/Policy.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -34,6 +35,14 @@ static llvm::cl::opt<std::string>
 static llvm::cl::opt<unsigned> iterations("iterations", llvm::cl::init(2000),
                                           llvm::cl::desc("Timed decisions"),
                                           llvm::cl::cat(benchOptions()));
+
+/// The dense-layer copy decisions run on this CPU (see denseKernels()).
+static std::string inferenceIsa() {
+  for (const DenseKernel &kernel : denseKernels())
+    if (kernel.supported)
+      return kernel.isa;
+  return "none";
+}
 
 int main(int argc, char **argv) {
   parseBenchCommandLine(argc, argv, "Decision latency\n");
@@ -80,6 +89,7 @@ int main(int argc, char **argv) {
                      {"step_us_p50", pct(total, 0.5)},
                      {"step_us_p99", pct(total, 0.99)},
                      {"inference_us_p50", pct(inference, 0.5)},
+                     {"inference_isa", inferenceIsa()},
                      {"target_step_us_p50", 100},
                      {"checksum", checksum}}));
   return 0;

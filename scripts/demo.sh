@@ -17,5 +17,5 @@ echo "== mqss run: linalg.matmul 256x256x256 f32, tile [8,32,1] + vectorize vs n
 
 echo
 echo "== mqss run: the shipped policy (models/default.pt) on an unseen test kernel, vs default"
-./build/bin/mqss run benchmarks/dl/attention-bf16/attention_bf16_small.mlir \
+./build/bin/mqss run benchmarks/dl/gelu-bf16/gelu_bf16_small.mlir \
   --pipeline=policy --baseline=default

@@ -6,7 +6,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache git pkg-config
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
   libtorch-dev libsqlite3-dev libcpp-httplib-dev
-  libgtest-dev libgmock-dev libbenchmark-dev python3
+  libgtest-dev libgmock-dev python3
   zlib1g-dev libzstd-dev libedit-dev libcurl4-openssl-dev libxml2-dev libffi-dev
   chromium
 )

@@ -2,10 +2,16 @@
 
 #include "mqss/Policy/Network.h"
 
+#include "mqss/Policy/Model.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdio>
+#include <random>
 
 using namespace mqss;
 
@@ -116,6 +122,45 @@ TEST(Policy, InferenceAgreesWithTheTorchForwardPass) {
       EXPECT_NEAR(decision.probabilities[a], probabilities[a].item<float>(), 1e-5)
           << "sample " << sample << " action " << a;
   }
+}
+
+// Each instruction set's copy of the dense layer, on every row width the
+// column blocking treats differently (whole blocks of 64 or 32 columns,
+// then 16, 32 or 48 left over), against a plain scalar sum. Copies this CPU
+// cannot run are skipped, and say so.
+TEST(Policy, EveryDenseKernelComputesTheLayer) {
+  unsigned ran = 0;
+  for (const DenseKernel &kernel : denseKernels()) {
+    if (!kernel.supported) {
+      std::printf("dense kernel %s: not supported by this CPU, not checked\n", kernel.isa);
+      continue;
+    }
+    ++ran;
+    std::mt19937 random(5);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    for (unsigned stride : {16u, 32u, 48u, 64u, 80u, 96u, 112u, 128u, 144u}) {
+      const unsigned in = 37, activated = stride - 5;
+      std::vector<float> weights(in * stride), bias(stride), x(in), y(stride);
+      for (float &w : weights)
+        w = uniform(random);
+      for (float &b : bias)
+        b = uniform(random);
+      for (unsigned i = 0; i < in; ++i)
+        x[i] = i % 3 == 0 ? 0.0f : uniform(random); // zeros are skipped
+      // Unaligned: the layers' vectors hold floats, not registers.
+      std::vector<float> shifted(weights.size() + 1);
+      std::copy(weights.begin(), weights.end(), shifted.begin() + 1);
+      kernel.forward(shifted.data() + 1, stride, bias.data(), x.data(), in, y.data(), activated);
+      for (unsigned o = 0; o < stride; ++o) {
+        double sum = bias[o];
+        for (unsigned i = 0; i < in; ++i)
+          sum += double(weights[i * stride + o]) * x[i];
+        double expected = o < activated ? std::tanh(sum) : sum;
+        EXPECT_NEAR(y[o], expected, 1e-5) << kernel.isa << ", stride " << stride << ", column " << o;
+      }
+    }
+  }
+  EXPECT_GE(ran, 1u);
 }
 
 TEST(Policy, ModelForAnotherFeatureSpecIsRefused) {

@@ -25,7 +25,7 @@ namespace {
 /// minimax coefficients Eigen and MLIR's math polynomial approximation use),
 /// within 2.4e-7 of tanh on the clamped range. Plain arithmetic, so the
 /// activation loop vectorizes; libm's tanhf was half of a decision's time.
-inline float fastTanh(float x) {
+[[gnu::always_inline]] inline float fastTanh(float x) {
   constexpr float clamp = 7.90531110763549805f;
   x = std::min(clamp, std::max(-clamp, x));
   const float x2 = x * x;
@@ -43,46 +43,108 @@ inline float fastTanh(float x) {
   return x * p / q;
 }
 
-/// Sixteen floats: one AVX-512 register, two AVX2 ones, four SSE ones. The
-/// aligned(4) typedef loads and stores at any float address.
-typedef float Floats16 __attribute__((vector_size(64), aligned(4)));
+/// Floats as one register of each instruction set: SSE, AVX2, AVX-512.
+/// The aligned(4) typedefs load and store at any float address (members of
+/// a template, since a typedef's attributes do not survive being a template
+/// argument). Each copy of the layer below works in its own set's width:
+/// GCC splits a vector wider than the target's registers into pieces that
+/// spill to the stack (AVX2 on 16-float vectors ran at a tenth of its speed).
+template <unsigned Lanes>
+struct Floats {
+  typedef float type __attribute__((vector_size(Lanes * sizeof(float)), aligned(4)));
+};
+/// Layers' rows are padded to a multiple of this many floats.
 constexpr unsigned kLanes = 16;
 
-/// y[0, 16 * Blocks) = bias + x^T W over the columns from \p weights on, the
-/// accumulators held in registers across the whole input loop.
-template <unsigned Blocks>
-inline void accumulateColumns(const float *weights, unsigned stride, const float *bias,
-                              const float *x, unsigned in, float *y) {
-  Floats16 sum[Blocks];
+/// y[0, Blocks vectors) = bias + x^T W over the columns from \p weights on,
+/// the accumulators held in registers across the whole input loop.
+template <unsigned Lanes, unsigned Blocks>
+[[gnu::always_inline]] inline void accumulateColumns(const float *weights, unsigned stride,
+                                                     const float *bias, const float *x,
+                                                     unsigned in, float *y) {
+  using Vector = typename Floats<Lanes>::type;
+  constexpr unsigned lanes = Lanes;
+  Vector sum[Blocks];
   for (unsigned b = 0; b < Blocks; ++b)
-    std::memcpy(&sum[b], bias + b * kLanes, sizeof(Floats16));
+    std::memcpy(&sum[b], bias + b * lanes, sizeof(Vector));
   for (unsigned i = 0; i < in; ++i) {
     const float xi = x[i];
     if (xi == 0.0f)
       continue; // features are sparse: many are zero
     const float *row = weights + size_t(i) * stride;
     for (unsigned b = 0; b < Blocks; ++b)
-      sum[b] += *reinterpret_cast<const Floats16 *>(row + b * kLanes) * xi;
+      sum[b] += *reinterpret_cast<const Vector *>(row + b * lanes) * xi;
   }
   for (unsigned b = 0; b < Blocks; ++b)
-    *reinterpret_cast<Floats16 *>(y + b * kLanes) = sum[b];
+    *reinterpret_cast<Vector *>(y + b * lanes) = sum[b];
+}
+
+/// accumulateColumns for the last \p blocks (< Blocks) vectors of a row, in
+/// one pass over the inputs.
+template <unsigned Lanes, unsigned Blocks>
+[[gnu::always_inline]] inline void accumulateLastColumns(unsigned blocks, const float *weights,
+                                                         unsigned stride, const float *bias,
+                                                         const float *x, unsigned in,
+                                                         float *y) {
+  if constexpr (Blocks > 1) {
+    if (blocks == Blocks - 1)
+      return accumulateColumns<Lanes, Blocks - 1>(weights, stride, bias, x, in, y);
+    accumulateLastColumns<Lanes, Blocks - 1>(blocks, weights, stride, bias, x, in, y);
+  }
 }
 
 /// y = bias + x^T W for W stored [in][stride], stride a multiple of 16, in
-/// column blocks of 64 (what AVX2's 16 registers hold beside the inputs);
-/// then tanh on the first \p activated outputs.
-/// Cloned per instruction set and chosen at load time: the single-sample MLP
-/// is most of a decision's time, and Debian builds for baseline x86-64.
-__attribute__((target_clones("avx512f", "arch=haswell", "default"))) void
-denseForward(const float *weights, unsigned stride, const float *bias, const float *x,
-             unsigned in, float *y, unsigned activated) {
+/// column blocks of up to 8 registers (half of what AVX2 and SSE have, the
+/// rest holding the inputs); then tanh on the first \p activated outputs.
+/// Inlined into one copy per instruction set below.
+template <unsigned Lanes>
+[[gnu::always_inline]] inline void denseForwardBody(const float *weights, unsigned stride,
+                                                    const float *bias, const float *x,
+                                                    unsigned in, float *y,
+                                                    unsigned activated) {
+  constexpr unsigned lanes = Lanes;
+  constexpr unsigned blocks = std::min(8u, 64u / lanes);
   unsigned column = 0;
-  for (; column + 4 * kLanes <= stride; column += 4 * kLanes)
-    accumulateColumns<4>(weights + column, stride, bias + column, x, in, y + column);
-  for (; column < stride; column += kLanes)
-    accumulateColumns<1>(weights + column, stride, bias + column, x, in, y + column);
+  for (; column + blocks * lanes <= stride; column += blocks * lanes)
+    accumulateColumns<Lanes, blocks>(weights + column, stride, bias + column, x, in,
+                                      y + column);
+  accumulateLastColumns<Lanes, blocks>((stride - column) / lanes, weights + column, stride,
+                                        bias + column, x, in, y + column);
   for (unsigned o = 0; o < activated; ++o)
     y[o] = fastTanh(y[o]);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f"))) void
+denseForwardAvx512(const float *weights, unsigned stride, const float *bias, const float *x,
+                   unsigned in, float *y, unsigned activated) {
+  denseForwardBody<16>(weights, stride, bias, x, in, y, activated);
+}
+
+__attribute__((target("avx2,fma"))) void
+denseForwardAvx2(const float *weights, unsigned stride, const float *bias, const float *x,
+                 unsigned in, float *y, unsigned activated) {
+  denseForwardBody<8>(weights, stride, bias, x, in, y, activated);
+}
+#endif
+
+void denseForwardBaseline(const float *weights, unsigned stride, const float *bias,
+                          const float *x, unsigned in, float *y, unsigned activated) {
+  denseForwardBody<4>(weights, stride, bias, x, in, y, activated);
+}
+
+/// The copy decisions use: the widest this CPU runs, chosen once, by
+/// feature. (GCC's target_clones("arch=haswell"), used before, is chosen by
+/// CPU model, which no AMD CPU matches: they all ran the baseline copy.)
+void denseForward(const float *weights, unsigned stride, const float *bias, const float *x,
+                  unsigned in, float *y, unsigned activated) {
+  static const auto chosen = [] {
+    for (const DenseKernel &kernel : denseKernels())
+      if (kernel.supported)
+        return kernel.forward;
+    return denseForwardBaseline;
+  }();
+  chosen(weights, stride, bias, x, in, y, activated);
 }
 
 /// One dense layer, copied out of the network for single-sample inference.
@@ -238,6 +300,22 @@ private:
   ModelMetadata meta;
 };
 } // namespace
+
+llvm::ArrayRef<DenseKernel> denseKernels() {
+  static const std::vector<DenseKernel> kernels = [] {
+    std::vector<DenseKernel> list;
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    list.push_back({"avx512f", bool(__builtin_cpu_supports("avx512f")), denseForwardAvx512});
+    list.push_back({"avx2+fma",
+                    __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"),
+                    denseForwardAvx2});
+#endif
+    list.push_back({"baseline", true, denseForwardBaseline});
+    return list;
+  }();
+  return kernels;
+}
 
 std::unique_ptr<Policy> createModelPolicy(const ModelWeights &weights, ModelMetadata metadata) {
   return std::make_unique<NetworkPolicy>(weights, std::move(metadata));

@@ -208,15 +208,21 @@ static llvm::Error optionError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+bool isArgumentName(llvm::StringRef name) {
+  unsigned index;
+  return name.consume_front("arg") && !name.getAsInteger(10, index);
+}
+
 /// Splits `argN=VALUE`, checking the argument name's form.
 static llvm::Expected<std::pair<std::string, llvm::StringRef>>
 splitArgAssignment(llvm::StringRef text, llvm::StringRef option,
                    llvm::StringRef example) {
   auto [name, value] = text.split('=');
-  unsigned index;
-  if (value.empty() || !name.consume_front("arg") || name.getAsInteger(10, index))
+  if (value.empty() || !isArgumentName(name))
     return optionError(llvm::formatv("malformed {0}='{1}': expected {2}",
                                      option, text, example));
+  unsigned index;
+  name.drop_front(3).getAsInteger(10, index);
   return std::make_pair("arg" + std::to_string(index), value); // arg01 is arg1
 }
 

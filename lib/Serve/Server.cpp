@@ -201,6 +201,12 @@ int runServer(const ServeOptions &options) {
       message = llvm::formatv("the request could not be read (it must arrive within {0} s, "
                               "mqss serve --read-timeout-s)",
                               options.readTimeoutSeconds);
+    // The HTTP library reads a POST that gives no length until the client
+    // closes: `curl -X POST URL` with no -d waits out the timeout.
+    if (response.status == 400 && request.method == "POST" &&
+        !request.has_header("Content-Length") && !request.has_header("Transfer-Encoding"))
+      message += "; a POST must give its body's length, even when empty (Content-Length: 0; "
+                 "curl: -d '')";
     static const llvm::StringRef known[] = {"/v1/select", "/v1/pipeline", "/v1/optimize",
                                             "/v1/stats", "/v1/admin/reload"};
     llvm::StringRef endpoint =

@@ -90,12 +90,8 @@ std::optional<Reply> parseRunFields(const llvm::json::Object &object, Request &r
     llvm::sort(keys);
     return keys;
   };
-  auto argumentKey = [](llvm::StringRef key) {
-    unsigned index;
-    return key.consume_front("arg") && !key.empty() && !key.getAsInteger(10, index);
-  };
   for (const std::string &arg : sortedKeys(shapes)) {
-    if (!argumentKey(arg))
+    if (!isArgumentName(arg))
       return error(400, "\"shapes\": key \"" + arg + "\" is not an argument: keys are "
                         "argN, N counting the entry's arguments from 0");
     const llvm::json::Value &value = *shapes->get(arg);
@@ -114,7 +110,7 @@ std::optional<Reply> parseRunFields(const llvm::json::Object &object, Request &r
       return error(400, "\"shapes\": " + llvm::toString(std::move(bad)));
   }
   for (const std::string &arg : sortedKeys(args)) {
-    if (!argumentKey(arg))
+    if (!isArgumentName(arg))
       return error(400, "\"args\": key \"" + arg + "\" is not an argument: keys are argN, "
                         "N counting the entry's arguments from 0");
     const llvm::json::Value &value = *args->get(arg);

@@ -304,6 +304,18 @@ def main():
             data = None
         check(data is not None and time.time() - start < 8, "a slow client is dropped after the read timeout")
         slow.close()
+        # A POST that gives no length (curl -X POST without -d) waits out the
+        # timeout too; the reply says what the request lacked.
+        bare = socket.create_connection(("127.0.0.1", server.port))
+        bare.sendall(("POST /v1/admin/reload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n\r\n"
+                      % token).encode())
+        bare.settimeout(10)
+        try:
+            data = bare.recv(4096).decode(errors="replace")
+        except socket.timeout:
+            data = ""
+        bare.close()
+        check(" 400 " in data and "Content-Length: 0" in data, "a POST without a length: %r" % data[-300:])
 
         # A module whose generated code crashes its child; the server stays up.
         # Its naive reference crashes as well: the module's fault, not the

@@ -20,9 +20,12 @@ int main(int argc, char **argv) {
     errs() << "mqss-train: run as `mqss train ...` or `mqss retrain ...`; see `mqss --help`\n";
     return 2;
   }
-  cl::ParseCommandLineOptions(argc, argv,
-                              "MQSS-Selector: training the policy (`mqss train`, "
-                              "`mqss retrain`)\n");
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "MQSS-Selector: training the policy (`mqss train`, "
+                                   "`mqss retrain`)\n",
+                                   &errs()))
+    return 2; // as mqss does
+
   if (mqss::tool::retrainCommand)
     return mqss::tool::retrainMain(argc, argv);
   if (mqss::tool::trainCommand)

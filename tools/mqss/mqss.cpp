@@ -53,7 +53,10 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  cl::ParseCommandLineOptions(
+  // Errors in the options (an unknown flag, a missing FILE) exit 2, as the
+  // values mqss checks itself do; LLVM's parser alone would exit 1, the
+  // status of a measurement that is not `ok`.
+  if (!cl::ParseCommandLineOptions(
       argc, argv,
       "MQSS-Selector: a learned pass-pipeline selector for MLIR\n\n"
       "  mqss run FILE --pipeline=P [--baseline=P]   measure a pipeline on a "
@@ -70,7 +73,9 @@ int main(int argc, char **argv) {
       "  mqss collect [--split=train] [--workers=N]      trajectories into the store\n"
       "  mqss train --out=DIR [--updates=N]              train the policy (BC, then PPO)\n"
       "  mqss evaluate [--split=test] [--model=M]        the policy against the baselines\n\n"
-      "Run `mqss SUBCOMMAND --help` for a subcommand's options.\n");
+      "Run `mqss SUBCOMMAND --help` for a subcommand's options.\n",
+      &errs()))
+    return 2;
 
   if (mqss::tool::runCommand)
     return mqss::tool::runMain();

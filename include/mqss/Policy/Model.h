@@ -12,6 +12,7 @@
 
 #include "mqss/Policy/Policy.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -57,6 +58,20 @@ llvm::Error modelError(llvm::StringRef path, const llvm::Twine &why);
 /// The network as a Policy: a plain C++ forward pass, a few microseconds a
 /// decision.
 std::unique_ptr<Policy> createModelPolicy(const ModelWeights &weights, ModelMetadata metadata);
+
+/// One copy of a dense layer's forward pass (y = bias + x^T W, then tanh on
+/// the first `activated` outputs; W stored [in][stride], stride a multiple
+/// of 16), compiled for one instruction set.
+struct DenseKernel {
+  const char *isa;  ///< "avx512f", "avx2+fma" or "baseline"
+  bool supported;   ///< whether this CPU runs it
+  void (*forward)(const float *weights, unsigned stride, const float *bias, const float *x,
+                  unsigned in, float *y, unsigned activated);
+};
+/// The copies, widest first; decisions use the first this CPU supports.
+/// Listed for the tests (each is checked against a scalar sum) and the
+/// decision benchmark (which says which one it timed).
+llvm::ArrayRef<DenseKernel> denseKernels();
 
 } // namespace mqss
 
