@@ -73,13 +73,25 @@ bool hasAffineSiblings(const IRSummary &s) {
   return s.maxTopLevelAffineLoops >= 2 && s.numAffineForWithResults == 0 &&
          s.allAffineBoundsConstant && s.numAffineStoresBelowRank == 0;
 }
+/// And, checked on the IR itself: an in-place update that a sibling nest
+/// uses, and loops of a step other than 1 (see affineFusionHazard).
+llvm::Error fusesSafely(mlir::ModuleOp module) {
+  std::optional<FusionHazard> hazard = affineFusionHazard(module);
+  if (!hazard)
+    return llvm::Error::success();
+  std::optional<std::string> where = fileLineColumn(hazard->op->getLoc());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 (where ? *where + ": " : std::string()) + hazard->why);
+}
 /// affine-data-copy-generate sizes its buffers without the loop step (a
 /// copy-out loop `0 to 65` over 64 elements after unrolling: wrong output
 /// and heap corruption) and emits empty bound maps on triangular nests
 /// (lowering then crashes). Found by a random search over the suite. It also
 /// sizes them by the accesses' ranges over the whole loop, ignoring an
 /// affine.if that guards them (a stencil's border, a padded copy): it copies
-/// past the buffer. Found by a sweep of others' IR.
+/// past the buffer. Found by a sweep of others' IR. Where it cannot bound an
+/// access (floordiv/mod in the index) it leaves a copy loop without bounds,
+/// which applyAction() reports as the action's failure.
 bool copyable(const IRSummary &s) {
   return s.maxAffineDepth >= 2 && s.numAffineForWithResults == 0 &&
          s.innermostAffineStepsOne && s.allAffineTripsConstant && s.opCount("affine.if") == 0;
@@ -266,7 +278,7 @@ const Action kCatalog[] = {
   {"loops.vectorize-8", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=8})", vectorizable<8>, "affine super-vectorizer, 8 lanes"},
   {"loops.vectorize-16", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=16})", vectorizable<16>, "affine super-vectorizer, 16 lanes"},
   {"loops.scalrep", Stage::Loops, P, C::Memory, "func.func(affine-scalrep)", scalarReplaceable, "replace affine loads by forwarded stores"},
-  {"loops.fusion", Stage::Loops, P, C::Fuse, "func.func(affine-loop-fusion)", hasAffineSiblings, "fuse sibling affine loop nests"},
+  {"loops.fusion", Stage::Loops, P, C::Fuse, "func.func(affine-loop-fusion)", hasAffineSiblings, "fuse sibling affine loop nests", 3, fusesSafely},
   {"loops.data-copy", Stage::Loops, P, C::Memory, "func.func(affine-data-copy-generate{fast-mem-space=0 generate-dma=false})", copyable, "copy affine tiles into local buffers"},
   {"loops.peel", Stage::Loops, P, C::Tile, "func.func(scf-for-loop-peeling)", hasScfFor, "peel partial iterations of scf.for loops"},
 

@@ -3,6 +3,7 @@
 #include "mqss/Actions/Sequence.h"
 
 #include "mqss/IR/Diagnostics.h"
+#include "mqss/IR/Summary.h"
 #include "mqss/Runtime/Pipeline.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -238,7 +239,21 @@ llvm::Error applyAction(mlir::ModuleOp module, const Action &action) {
   auto pipeline = pipelineForActions({&action});
   if (!pipeline)
     return pipeline.takeError();
-  return applyPipeline(module, *pipeline);
+  if (llvm::Error error = applyPipeline(module, *pipeline))
+    return error;
+  // A loop an upstream pass left without bounds copies nothing, and
+  // lowering it crashes: the action failed, though the pass did not say so.
+  if (action.stage == Stage::Loops)
+    if (mlir::Operation *loop = affineLoopWithoutBounds(module)) {
+      std::optional<std::string> where = fileLineColumn(loop->getLoc());
+      return llvm::make_error<PipelineError>(
+          PipelineFailure::PassFailed,
+          (action.body + " left an affine.for without bounds" +
+           (where ? " at " + *where : std::string()) +
+           " (an upstream bug: the loop does nothing, and lowering it crashes)\n")
+              .str());
+    }
+  return llvm::Error::success();
 }
 
 } // namespace mqss

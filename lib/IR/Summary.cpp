@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -23,6 +24,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <array>
 #include <numeric>
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -278,6 +280,118 @@ Operation *affineNestWithBackwardDependence(ModuleOp module) {
       return;
     if (!bandPermutable(loop))
       found = loop;
+  });
+  return found;
+}
+
+namespace {
+/// How an access reaches its memref: the map, and for each map operand the
+/// constant bounds and step of the affine.for whose iv it is. Two accesses
+/// with the same reach touch the same elements in the same order.
+using Reach = std::pair<AffineMap, SmallVector<std::array<int64_t, 3>>>;
+
+std::optional<Reach> reachOf(Operation *op) {
+  AffineMap map;
+  SmallVector<Value> operands;
+  if (auto read = dyn_cast<affine::AffineReadOpInterface>(op)) {
+    map = read.getAffineMap();
+    operands = llvm::to_vector(read.getMapOperands());
+  } else if (auto write = dyn_cast<affine::AffineWriteOpInterface>(op)) {
+    map = write.getAffineMap();
+    operands = llvm::to_vector(write.getMapOperands());
+  } else {
+    return std::nullopt;
+  }
+  Reach reach{map, {}};
+  for (Value operand : operands) {
+    affine::AffineForOp loop = affine::getForInductionVarOwner(operand);
+    if (!loop || !loop.hasConstantBounds())
+      return std::nullopt;
+    reach.second.push_back(
+        {loop.getConstantLowerBound(), loop.getConstantUpperBound(), loop.getStepAsInt()});
+  }
+  return reach;
+}
+} // namespace
+
+std::optional<FusionHazard> affineFusionHazard(ModuleOp module) {
+  std::optional<FusionHazard> found;
+  module.walk([&](Block *block) {
+    if (found)
+      return WalkResult::interrupt();
+    SmallVector<affine::AffineForOp> nests(block->getOps<affine::AffineForOp>());
+    if (nests.size() < 2)
+      return WalkResult::advance();
+    // Per nest, the memrefs it reads and writes, and how each is reached
+    // (nullopt once some access's reach is not known).
+    SmallVector<llvm::SmallPtrSet<Value, 4>> read(nests.size()), written(nests.size());
+    SmallVector<llvm::DenseMap<Value, std::optional<Reach>>> reaches(nests.size());
+    for (auto [index, nest] : llvm::enumerate(nests)) {
+      nest->walk([&](Operation *op) {
+        if (auto loop = dyn_cast<affine::AffineForOp>(op);
+            loop && loop.getStepAsInt() != 1 && !found)
+          found = FusionHazard{loop, "a loop among sibling nests steps by " +
+                                         std::to_string(loop.getStepAsInt()) +
+                                         ": MLIR 19's affine-loop-fusion fuses nests of "
+                                         "different steps and drops the iterations "
+                                         "the other does not run"};
+        Value memref;
+        if (auto load = dyn_cast<affine::AffineReadOpInterface>(op))
+          read[index].insert(memref = load.getMemRef());
+        else if (auto store = dyn_cast<affine::AffineWriteOpInterface>(op))
+          written[index].insert(memref = store.getMemRef());
+        else if (auto load = dyn_cast<memref::LoadOp>(op))
+          read[index].insert(memref = load.getMemRef());
+        else if (auto store = dyn_cast<memref::StoreOp>(op))
+          written[index].insert(memref = store.getMemRef());
+        if (!memref)
+          return;
+        std::optional<Reach> reach = reachOf(op);
+        auto [slot, first] = reaches[index].try_emplace(memref, reach);
+        if (!first && slot->second != reach)
+          slot->second = std::nullopt;
+      });
+      if (found)
+        return WalkResult::interrupt();
+    }
+    // A nest that updates a buffer in place is fused correctly only when the
+    // fused slice takes all of it: when every access of both nests reaches
+    // the buffer the same way. Otherwise the slice runs the update again
+    // beside the kept nest (or on a private copy without the old values).
+    for (unsigned producer = 0; producer < nests.size(); ++producer)
+      for (Value memref : written[producer]) {
+        if (!read[producer].contains(memref))
+          continue;
+        for (unsigned other = 0; other < nests.size(); ++other) {
+          if (other == producer ||
+              (!read[other].contains(memref) && !written[other].contains(memref)))
+            continue;
+          const std::optional<Reach> &mine = reaches[producer].lookup(memref);
+          const std::optional<Reach> &theirs = reaches[other].lookup(memref);
+          if (mine && theirs && *mine == *theirs)
+            continue;
+          found = FusionHazard{nests[producer],
+                               "this nest updates a buffer in place that a sibling nest "
+                               "reaches differently: MLIR 19's affine-loop-fusion runs the "
+                               "update again in the fused slice, or on a private copy "
+                               "without the buffer's old values"};
+          return WalkResult::interrupt();
+        }
+      }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+Operation *affineLoopWithoutBounds(ModuleOp module) {
+  Operation *found = nullptr;
+  module.walk([&](affine::AffineForOp loop) {
+    if (loop.getLowerBoundMap().getNumResults() == 0 ||
+        loop.getUpperBoundMap().getNumResults() == 0) {
+      found = loop;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
   });
   return found;
 }

@@ -178,6 +178,22 @@ static std::optional<LogicalResult> runRecoveringFromCrashes(PassManager &pm,
   return std::nullopt;
 }
 
+/// What to do about a pointer in another address space reaching a call
+/// that takes a plain one: MLIR 19 lowers memref.alloc/dealloc of a memref in
+/// a memory space other than 0 (a DMA or scratchpad buffer written for an
+/// accelerator) to malloc/free, which take address space 0. Empty when
+/// \p diagnostics are about something else.
+static std::string addressSpaceHint(llvm::StringRef diagnostics) {
+  llvm::SmallVector<llvm::StringRef> match;
+  if (!llvm::Regex("'!llvm\\.ptr<([0-9]+)>' != '!llvm\\.ptr'").match(diagnostics, &match))
+    return "";
+  return ("note: a memref in memory space " + match[1] +
+          " reaches code for the host's memory: MLIR 19 lowers memref.alloc and "
+          "memref.dealloc of such a memref to malloc and free, which take memory space 0. "
+          "Give host kernels memrefs in the default space (drop the memory space)\n")
+      .str();
+}
+
 static llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
                                PipelineFailure failureKind,
                                llvm::StringRef what) {
@@ -200,7 +216,7 @@ static llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
     std::string text = diagnostics.take();
     if (text.empty())
       text = "a pass failed without a diagnostic\n";
-    text += bufferizationHint(text);
+    text += bufferizationHint(text) + addressSpaceHint(text);
     return pipelineError(failureKind,
                          llvm::formatv("{0} failed:\n{1}", what, text));
   }

@@ -123,6 +123,27 @@ IRSummary summarize(mlir::ModuleOp module);
 /// milliseconds, so it is not part of summarize().
 mlir::Operation *affineNestWithBackwardDependence(mlir::ModuleOp module);
 
+/// Sibling affine nests (two or more affine.for in one block) that MLIR 19's
+/// affine-loop-fusion miscompiles, found by a sweep of upstream's own fusion
+/// tests: a nest that updates a buffer in place which a sibling reaches
+/// through other elements or loops (the fused slice runs the update a second
+/// time beside the kept nest, or on a private buffer never given the old
+/// values; a reduction into `m[i]` read as `m[i]` by a sibling over the same
+/// `i` is fused right), and loops with a step other than 1 (nests of
+/// different steps are fused and the producer's other iterations dropped).
+/// The first such op, and why.
+struct FusionHazard {
+  mlir::Operation *op;
+  std::string why;
+};
+std::optional<FusionHazard> affineFusionHazard(mlir::ModuleOp module);
+
+/// The first affine.for with an empty lower or upper bound map, or null.
+/// MLIR 19's affine-data-copy-generate leaves such loops where it cannot
+/// bound a copy (accesses through floordiv/mod, bounds on affine.parallel
+/// ivs); they copy nothing, and lowering them crashes.
+mlir::Operation *affineLoopWithoutBounds(mlir::ModuleOp module);
+
 /// Why mqss refuses \p module, naming where; empty when it does not. Its
 /// pipelines would silently change what such a module computes:
 /// - sparse tensors (a #sparse_tensor.encoding): mqss's stages are for dense
