@@ -5,6 +5,7 @@
 #include "mqss/IR/Diagnostics.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineValueMap.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
@@ -684,6 +685,9 @@ struct ExecutedOpsCounter {
       double trips = 1;
       if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
         std::optional<int64_t> trip = constantTrips(forOp);
+        if (!trip) // bounds a constant apart (a full tile), or not static
+          if (std::optional<uint64_t> count = affine::getConstantTripCount(forOp))
+            trip = static_cast<int64_t>(*count);
         if (!trip)
           return false;
         trips = static_cast<double>(*trip);
@@ -693,8 +697,32 @@ struct ExecutedOpsCounter {
         if (!trip)
           return false;
         trips = static_cast<double>(*trip);
-      } else if (!isa<scf::IfOp, affine::AffineIfOp, scf::ExecuteRegionOp>(op)) {
-        return false; // while loops, parallel loops, other dialects' regions
+      } else if (auto parallel = dyn_cast<affine::AffineParallelOp>(op)) {
+        std::optional<SmallVector<int64_t, 8>> ranges = parallel.getConstantRanges();
+        if (!ranges)
+          return false;
+        for (auto [range, step] : llvm::zip(*ranges, parallel.getSteps()))
+          trips *= static_cast<double>(step > 0 ? llvm::divideCeil(std::max<int64_t>(range, 0), step) : 0);
+      } else if (auto parallel = dyn_cast<scf::ParallelOp>(op)) {
+        for (auto [lower, upper, step] : llvm::zip(parallel.getLowerBound(),
+                                                   parallel.getUpperBound(), parallel.getStep())) {
+          auto trip = constantTripCount(lower, upper, step);
+          if (!trip)
+            return false;
+          trips *= static_cast<double>(*trip);
+        }
+      } else if (auto forall = dyn_cast<scf::ForallOp>(op)) {
+        for (auto [lower, upper, step] : llvm::zip(forall.getMixedLowerBound(),
+                                                   forall.getMixedUpperBound(),
+                                                   forall.getMixedStep())) {
+          auto trip = constantTripCount(lower, upper, step);
+          if (!trip)
+            return false;
+          trips *= static_cast<double>(*trip);
+        }
+      } else if (!isa<scf::IfOp, affine::AffineIfOp, scf::ExecuteRegionOp, scf::InParallelOp>(
+                     op)) {
+        return false; // while loops, other dialects' regions
       }
       // A branch of an if is counted as if taken: an upper bound.
       for (Region &region : op.getRegions()) {
