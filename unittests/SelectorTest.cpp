@@ -514,7 +514,9 @@ TEST(Catalog, MasksActionsWhereUpstreamPassesMiscompile) {
       {"fusion_rowfill", "loops.fusion"},          {"scalrep_scffor", "loops.scalrep"},
       {"scalrep_while", "loops.scalrep"},          {"spec_copy_yield_out", "linalg.specialize"},
       {"spec_mm_extui", "tensor.specialize"},      {"spec_mm_neg", "tensor.specialize"},
-      {"vec_step2", "loops.vectorize-4"},          {"vec_step2", "loops.vectorize-8"}};
+      {"vec_step2", "loops.vectorize-4"},          {"vec_step2", "loops.vectorize-8"},
+      {"vec_stride2", "loops.vectorize-8"},        {"vec_reverse", "loops.vectorize-8"},
+      {"vec_floordiv", "loops.vectorize-4"},       {"unroll_shared_inits", "loops.unroll-4"}};
   for (const auto &[file, name] : cases) {
     auto module = f.load((MQSS_TEST_INPUTS "/miscompiles/" + llvm::Twine(file) + ".mlir").str());
     IRSummary summary = summarize(*module);

@@ -57,11 +57,16 @@ llvm::Error keepsDependences(mlir::ModuleOp module) {
 }
 /// MLIR 19's unrollers mis-map a yield that forwards an iter_arg (a rotation
 /// of loop-carried values, as in recursive filters): found by the sweep.
+/// And where two iter_args start from one value, the cleanup loop of an
+/// unroll with a remainder starts both from the same result (found by an
+/// action-level scan, on buddy-mlir's unrolled sgemm).
 bool unrollable(const IRSummary &s) {
-  return s.numAffineFor > 0 && s.numAffineForForwardingIterArgs == 0;
+  return s.numAffineFor > 0 && s.numAffineForForwardingIterArgs == 0 &&
+         s.numAffineForSharedInits == 0;
 }
 bool unrollJammable(const IRSummary &s) {
-  return s.maxAffineDepth >= 2 && s.numAffineForForwardingIterArgs == 0;
+  return s.maxAffineDepth >= 2 && s.numAffineForForwardingIterArgs == 0 &&
+         s.numAffineForSharedInits == 0;
 }
 /// affine-loop-fusion and affine-data-copy-generate track memref dependences
 /// only; a value carried out of a loop (a scalar reduction) is not one. The
@@ -127,12 +132,15 @@ bool specializable(const IRSummary &s) {
 /// ignores a loop's step, reading contiguous lanes where a step-2 loop (left
 /// by unrolling) touches every other element. On a tiled nest carrying a
 /// value in iter_args (a row sum as C frontends raise it) it corrupts the
-/// heap; glibc aborts, and recovering from that can deadlock in malloc.
+/// heap; glibc aborts, and recovering from that can deadlock in malloc. It
+/// also takes an access moving by 2, -1 or i floordiv 2 elements per
+/// iteration for a contiguous one (found by an action-level scan).
 template <int64_t Width>
 bool vectorizable(const IRSummary &s) {
   return s.numAffineFor > 0 && s.innermostAffineConstant &&
          s.innermostAffineTripGcd > 0 && s.innermostAffineTripGcd % Width == 0 &&
-         s.numSubByteAffineMemoryOps == 0 && s.innermostAffineStepsOne &&
+         s.numSubByteAffineMemoryOps == 0 && s.numStridedAffineMemoryOps == 0 &&
+         s.innermostAffineStepsOne &&
          s.numAffineForWithResults == 0;
 }
 bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }

@@ -4,6 +4,7 @@
 
 #include "mqss/IR/Diagnostics.h"
 
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
@@ -76,6 +77,46 @@ Stage IRSummary::stage() const {
 }
 
 static bool isTensor(Type type) { return isa<TensorType>(type); }
+
+/// Whether affine access \p op moves along its nearest affine.for other
+/// than by 0 or 1 element per iteration: a coefficient of the loop's iv
+/// beyond 0 and 1 (`a[2 * i]`, `a[31 - i]`), or the iv under floordiv, mod
+/// or ceildiv (`a[i floordiv 2]`).
+static bool stridesAlongNearestLoop(Operation *op) {
+  auto loop = op->getParentOfType<affine::AffineForOp>();
+  if (!loop)
+    return false;
+  // Composed with the affine.apply ops feeding it, as
+  // convert-linalg-to-affine-loops leaves them.
+  affine::AffineValueMap access;
+  affine::MemRefAccess(op).getAccessMap(&access);
+  AffineMap map = access.getAffineMap();
+  Value iv = loop.getInductionVar();
+  for (unsigned position = 0; position < access.getNumOperands(); ++position) {
+    if (access.getOperand(position) != iv)
+      continue;
+    if (position >= map.getNumDims())
+      return true; // the iv as a symbol: not analysed
+    for (AffineExpr result : map.getResults()) {
+      if (!result.isFunctionOfDim(position))
+        continue;
+      bool divided = false;
+      result.walk([&](AffineExpr sub) {
+        auto binary = dyn_cast<AffineBinaryOpExpr>(sub);
+        if (binary && sub.getKind() != AffineExprKind::Add &&
+            sub.getKind() != AffineExprKind::Mul && binary.getLHS().isFunctionOfDim(position))
+          divided = true; // floordiv, ceildiv, mod
+      });
+      SmallVector<int64_t> flat;
+      if (divided ||
+          failed(getFlattenedAffineExpr(result, map.getNumDims(), map.getNumSymbols(), &flat)))
+        return true;
+      if (flat[position] != 0 && flat[position] != 1)
+        return true;
+    }
+  }
+  return false;
+}
 
 /// Iterations of \p forOp when its bounds are constants.
 static std::optional<int64_t> constantTrips(affine::AffineForOp forOp) {
@@ -530,6 +571,12 @@ IRSummary summarize(ModuleOp module) {
               ++s.numAffineForForwardingIterArgs;
               break;
             }
+          llvm::SmallPtrSet<Value, 4> inits;
+          for (Value init : forOp.getInits())
+            if (!inits.insert(init).second) {
+              ++s.numAffineForSharedInits;
+              break;
+            }
         }
         ++s.numAffineFor;
         if (!forOp.hasConstantBounds())
@@ -558,6 +605,7 @@ IRSummary summarize(ModuleOp module) {
       Type element = memref.getElementType();
       if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 != 0)
         ++s.numSubByteAffineMemoryOps;
+      s.numStridedAffineMemoryOps += stridesAlongNearestLoop(op);
     }
     s.numMemoryOps += c.isMemory;
     if (c.isArith) {

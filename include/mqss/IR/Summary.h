@@ -78,6 +78,9 @@ struct IRSummary {
   /// forwards one of their own iter_args (a rotation of loop-carried values).
   unsigned numAffineForWithResults = 0;
   unsigned numAffineForForwardingIterArgs = 0;
+  /// affine.for ops two of whose iter_args start from the same value (two
+  /// accumulators both from a zero constant).
+  unsigned numAffineForSharedInits = 0;
   /// Whether every innermost affine.for has constant bounds, and the gcd of
   /// their trip counts (0 if there are none).
   bool innermostAffineConstant = true;
@@ -100,6 +103,11 @@ struct IRSummary {
   /// byte (i1 masks): LLVM packs a vector of them into bits, the memref
   /// holds one per byte.
   unsigned numSubByteAffineMemoryOps = 0;
+  /// Affine loads and stores that move along their nearest loop other than
+  /// by 0 or 1 element per iteration (`a[2 * i]`, `a[31 - i]`,
+  /// `a[i floordiv 2]`): MLIR 19's super-vectorizer reads and writes them as
+  /// contiguous vectors.
+  unsigned numStridedAffineMemoryOps = 0;
   /// (op name, count) for each op name present, for the statistical
   /// features, in no particular order. The names are the MLIRContext's:
   /// valid while it lives.
