@@ -78,15 +78,23 @@ bool hasAffineSiblings(const IRSummary &s) {
   return s.maxTopLevelAffineLoops >= 2 && s.numAffineForWithResults == 0 &&
          s.allAffineBoundsConstant && s.numAffineStoresBelowRank == 0;
 }
-/// And, checked on the IR itself: an in-place update that a sibling nest
-/// uses, and loops of a step other than 1 (see affineFusionHazard).
-llvm::Error fusesSafely(mlir::ModuleOp module) {
-  std::optional<FusionHazard> hazard = affineFusionHazard(module);
+/// \p hazard as a precondition's answer: where, and why.
+llvm::Error refusedFor(std::optional<PassHazard> hazard) {
   if (!hazard)
     return llvm::Error::success();
   std::optional<std::string> where = fileLineColumn(hazard->op->getLoc());
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  (where ? *where + ": " : std::string()) + hazard->why);
+}
+/// And, checked on the IR itself: an in-place update that a sibling nest
+/// uses, and loops of a step other than 1 (see affineFusionHazard).
+llvm::Error fusesSafely(mlir::ModuleOp module) {
+  return refusedFor(affineFusionHazard(module));
+}
+/// affine-loop-invariant-code-motion only where it keeps what the loop
+/// computes (see affineLicmHazard).
+llvm::Error licmKeepsLoops(mlir::ModuleOp module) {
+  return refusedFor(affineLicmHazard(module));
 }
 /// affine-data-copy-generate sizes its buffers without the loop step (a
 /// copy-out loop `0 to 65` over 64 elements after unrolling: wrong output
@@ -144,6 +152,9 @@ bool vectorizable(const IRSummary &s) {
          s.numAffineForWithResults == 0;
 }
 bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }
+/// scf-for-loop-peeling divides by the step: a step only known at run time
+/// (0 where a caller leaves it so) ends the process with SIGFPE.
+bool peelable(const IRSummary &s) { return s.numScfFor > 0 && s.allScfForStepsConstant; }
 bool hasTensorEmpty(const IRSummary &s) { return s.numTensorEmpty > 0; }
 bool hasTensorSlices(const IRSummary &s) {
   return s.opCount("tensor.extract_slice") + s.opCount("tensor.insert_slice") > 0;
@@ -272,7 +283,7 @@ const Action kCatalog[] = {
   {"loops.cse", Stage::Loops, P, C::Cleanup, "cse", always, "common subexpression elimination"},
   {"loops.sccp", Stage::Loops, P, C::Cleanup, "sccp", always, "sparse conditional constant propagation"},
   {"loops.licm", Stage::Loops, P, C::Cleanup, "loop-invariant-code-motion", hasLoops, "hoist loop invariants"},
-  {"loops.affine-licm", Stage::Loops, P, C::Cleanup, "func.func(affine-loop-invariant-code-motion)", hasAffineLoops, "affine loop invariant code motion"},
+  {"loops.affine-licm", Stage::Loops, P, C::Cleanup, "func.func(affine-loop-invariant-code-motion)", hasAffineLoops, "affine loop invariant code motion", 3, licmKeepsLoops},
   {"loops.tile-8", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=8})", hasAffineLoops, "tile affine loop nests by 8", 3, keepsDependences},
   {"loops.tile-16", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=16})", hasAffineLoops, "tile affine loop nests by 16", 3, keepsDependences},
   {"loops.tile-32", Stage::Loops, P, C::Tile, "func.func(affine-loop-tile{tile-size=32})", hasAffineLoops, "tile affine loop nests by 32", 3, keepsDependences},
@@ -288,7 +299,7 @@ const Action kCatalog[] = {
   {"loops.scalrep", Stage::Loops, P, C::Memory, "func.func(affine-scalrep)", scalarReplaceable, "replace affine loads by forwarded stores"},
   {"loops.fusion", Stage::Loops, P, C::Fuse, "func.func(affine-loop-fusion)", hasAffineSiblings, "fuse sibling affine loop nests", 3, fusesSafely},
   {"loops.data-copy", Stage::Loops, P, C::Memory, "func.func(affine-data-copy-generate{fast-mem-space=0 generate-dma=false})", copyable, "copy affine tiles into local buffers"},
-  {"loops.peel", Stage::Loops, P, C::Tile, "func.func(scf-for-loop-peeling)", hasScfFor, "peel partial iterations of scf.for loops"},
+  {"loops.peel", Stage::Loops, P, C::Tile, "func.func(scf-for-loop-peeling)", peelable, "peel partial iterations of scf.for loops"},
 
   // ---- finish: the mandatory lowering at an LLVM opt level ----------------
   {"finish-O3", Stage::Finish, F, C::Finish, "", always, "lower to LLVM and JIT at -O3", 3},

@@ -356,8 +356,8 @@ std::optional<Reach> reachOf(Operation *op) {
 }
 } // namespace
 
-std::optional<FusionHazard> affineFusionHazard(ModuleOp module) {
-  std::optional<FusionHazard> found;
+std::optional<PassHazard> affineFusionHazard(ModuleOp module) {
+  std::optional<PassHazard> found;
   module.walk([&](Block *block) {
     if (found)
       return WalkResult::interrupt();
@@ -372,7 +372,7 @@ std::optional<FusionHazard> affineFusionHazard(ModuleOp module) {
       nest->walk([&](Operation *op) {
         if (auto loop = dyn_cast<affine::AffineForOp>(op);
             loop && loop.getStepAsInt() != 1 && !found)
-          found = FusionHazard{loop, "a loop among sibling nests steps by " +
+          found = PassHazard{loop, "a loop among sibling nests steps by " +
                                          std::to_string(loop.getStepAsInt()) +
                                          ": MLIR 19's affine-loop-fusion fuses nests of "
                                          "different steps and drops the iterations "
@@ -412,7 +412,7 @@ std::optional<FusionHazard> affineFusionHazard(ModuleOp module) {
           const std::optional<Reach> &theirs = reaches[other].lookup(memref);
           if (mine && theirs && *mine == *theirs)
             continue;
-          found = FusionHazard{nests[producer],
+          found = PassHazard{nests[producer],
                                "this nest updates a buffer in place that a sibling nest "
                                "reaches differently: MLIR 19's affine-loop-fusion runs the "
                                "update again in the fused slice, or on a private copy "
@@ -421,6 +421,82 @@ std::optional<FusionHazard> affineFusionHazard(ModuleOp module) {
         }
       }
     return WalkResult::advance();
+  });
+  return found;
+}
+
+std::optional<PassHazard> affineLicmHazard(ModuleOp module) {
+  std::optional<PassHazard> found;
+  auto refuse = [&](Operation *op, const char *why) {
+    found = PassHazard{op, why};
+    return WalkResult::interrupt();
+  };
+  module.walk([&](Operation *op) {
+    auto loop = dyn_cast<affine::AffineForOp>(op);
+    if (!loop)
+      return WalkResult::advance();
+    // One buffer accessed under two names (a memref.cast, a subview), one of
+    // them written: the pass sees dependences through one name only.
+    if (!loop->getParentOfType<affine::AffineForOp>()) {
+      llvm::DenseMap<Value, std::pair<llvm::SmallPtrSet<Value, 2>, bool>> names;
+      Operation *twice = nullptr;
+      loop.walk([&](Operation *access) {
+        Value memref;
+        if (auto read = dyn_cast<affine::AffineReadOpInterface>(access))
+          memref = read.getMemRef();
+        else if (auto write = dyn_cast<affine::AffineWriteOpInterface>(access))
+          memref = write.getMemRef();
+        if (!memref)
+          return;
+        Value root = memref;
+        while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+          root = view.getViewSource();
+        auto &[seen, written] = names[root];
+        seen.insert(memref);
+        written |= isa<affine::AffineWriteOpInterface>(access);
+        if (seen.size() > 1 && written && !twice)
+          twice = access;
+      });
+      if (twice)
+        return refuse(twice, "this access reaches a buffer the loop also reaches under another "
+                             "name (a view of it), and one of them writes: MLIR 19's "
+                             "affine-loop-invariant-code-motion sees dependences through one "
+                             "name only, and hoists a load past the other's store");
+    }
+    std::optional<int64_t> trips = constantTrips(loop);
+    if (!trips)
+      if (std::optional<uint64_t> count = affine::getConstantTripCount(loop))
+        trips = static_cast<int64_t>(*count);
+    for (Operation &inner : *loop.getBody()) {
+      // What it hoists out of a loop that may not run at all still runs.
+      bool invariant = llvm::all_of(inner.getOperands(), [&](Value operand) {
+        return !loop->isAncestor(operand.getParentRegion()->getParentOp());
+      });
+      if ((!trips || *trips == 0) && invariant &&
+          (isa<affine::AffineWriteOpInterface>(inner) ||
+           isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp,
+               arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(inner)))
+        return refuse(&inner, "this op does not depend on a loop that may run zero times: "
+                              "MLIR 19's affine-loop-invariant-code-motion hoists it out, "
+                              "where it runs (or divides by zero) although the loop would "
+                              "not have");
+    }
+    WalkResult inside = loop.getBody()->walk([&](Operation *inner) {
+      if (isa<CallOpInterface>(inner))
+        return refuse(inner, "a call in the loop may write memory: MLIR 19's "
+                             "affine-loop-invariant-code-motion does not look into it, "
+                             "and hoists a load past it");
+      if (isa<affine::AffineReadOpInterface, affine::AffineWriteOpInterface>(inner) ||
+          inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return WalkResult::advance();
+      auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+      if (!effects || effects.hasEffect<MemoryEffects::Write>())
+        return refuse(inner, "this op writes memory other than by an affine store: MLIR 19's "
+                             "affine-loop-invariant-code-motion sees only affine accesses, "
+                             "and hoists a load past it");
+      return WalkResult::advance();
+    });
+    return inside.wasInterrupted() ? WalkResult::interrupt() : WalkResult::advance();
   });
   return found;
 }
@@ -547,6 +623,11 @@ IRSummary summarize(ModuleOp module) {
     s.numTransformOps += c.isTransform;
     s.numVectorOps += c.isVector;
     s.numScfFor += c.isScfFor;
+    if (c.isScfFor) {
+      std::optional<int64_t> step = getConstantIntValue(cast<scf::ForOp>(op).getStep());
+      if (!step || *step <= 0)
+        s.allScfForStepsConstant = false;
+    }
     s.numParallelLoops += c.isParallelLoop;
     if (c.isLoopLike) {
       // Pre-order: the enclosing loop, if any, already has its depth.

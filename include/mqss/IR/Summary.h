@@ -92,6 +92,8 @@ struct IRSummary {
   /// Whether every innermost affine.for steps by 1 (unrolling leaves larger
   /// steps behind; tiling only on the outer, tile loops).
   bool innermostAffineStepsOne = true;
+  /// Whether every scf.for steps by a positive constant.
+  bool allScfForStepsConstant = true;
   /// Affine loads and stores inside an scf loop (for, while, parallel),
   /// whose back edges affine analyses do not see.
   unsigned numAffineMemoryOpsInScfLoops = 0;
@@ -131,6 +133,13 @@ IRSummary summarize(mlir::ModuleOp module);
 /// milliseconds, so it is not part of summarize().
 mlir::Operation *affineNestWithBackwardDependence(mlir::ModuleOp module);
 
+/// Where an upstream pass would compute something else on a module: the
+/// first op that makes it unsafe, and why.
+struct PassHazard {
+  mlir::Operation *op;
+  std::string why;
+};
+
 /// Sibling affine nests (two or more affine.for in one block) that MLIR 19's
 /// affine-loop-fusion miscompiles, found by a sweep of upstream's own fusion
 /// tests: a nest that updates a buffer in place which a sibling reaches
@@ -139,12 +148,14 @@ mlir::Operation *affineNestWithBackwardDependence(mlir::ModuleOp module);
 /// values; a reduction into `m[i]` read as `m[i]` by a sibling over the same
 /// `i` is fused right), and loops with a step other than 1 (nests of
 /// different steps are fused and the producer's other iterations dropped).
-/// The first such op, and why.
-struct FusionHazard {
-  mlir::Operation *op;
-  std::string why;
-};
-std::optional<FusionHazard> affineFusionHazard(mlir::ModuleOp module);
+std::optional<PassHazard> affineFusionHazard(mlir::ModuleOp module);
+
+/// What MLIR 19's affine-loop-invariant-code-motion moves wrongly (found by
+/// an action-level scan): a load past a write it does not see (a
+/// memref.store, a call, a store through a view of the buffer), and an
+/// invariant store or integer division out of a loop that may run zero
+/// times.
+std::optional<PassHazard> affineLicmHazard(mlir::ModuleOp module);
 
 /// The first affine.for with an empty lower or upper bound map, or null.
 /// MLIR 19's affine-data-copy-generate leaves such loops where it cannot
