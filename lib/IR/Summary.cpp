@@ -127,6 +127,43 @@ static std::optional<int64_t> constantTrips(affine::AffineForOp forOp) {
   return std::max<int64_t>(0, (span + step - 1) / step);
 }
 
+/// The same, or for bounds a constant apart (a full tile) as MLIR's
+/// getConstantTripCount finds them; nullopt when not static.
+static std::optional<int64_t> staticTrips(affine::AffineForOp forOp) {
+  if (std::optional<int64_t> trips = constantTrips(forOp))
+    return trips;
+  if (std::optional<uint64_t> count = affine::getConstantTripCount(forOp))
+    return static_cast<int64_t>(*count);
+  return std::nullopt;
+}
+
+/// Iterations of an scf.for, scf.parallel or scf.forall over all its
+/// dimensions, when they are static.
+static std::optional<double> staticTrips(LoopLikeOpInterface loop) {
+  std::optional<SmallVector<OpFoldResult>> lower = loop.getLoopLowerBounds(),
+                                           upper = loop.getLoopUpperBounds(),
+                                           steps = loop.getLoopSteps();
+  if (!lower || !upper || !steps)
+    return std::nullopt;
+  double trips = 1;
+  for (auto [lb, ub, step] : llvm::zip(*lower, *upper, *steps)) {
+    std::optional<int64_t> trip = constantTripCount(lb, ub, step);
+    if (!trip)
+      return std::nullopt;
+    trips *= static_cast<double>(*trip);
+  }
+  return trips;
+}
+
+/// The memref an affine load or store accesses; null for other ops.
+static Value affineMemRef(Operation *op) {
+  if (auto read = dyn_cast<affine::AffineReadOpInterface>(op))
+    return read.getMemRef();
+  if (auto write = dyn_cast<affine::AffineWriteOpInterface>(op))
+    return write.getMemRef();
+  return nullptr;
+}
+
 /// Whether \p forOp runs a constant number of iterations: constant bounds,
 /// or one-result bounds over the same operands a constant apart (a full
 /// tile). Cheaper than affine::getConstantTripCount, which summarize() would
@@ -377,17 +414,15 @@ std::optional<PassHazard> affineFusionHazard(ModuleOp module) {
                                          ": MLIR 19's affine-loop-fusion fuses nests of "
                                          "different steps and drops the iterations "
                                          "the other does not run"};
-        Value memref;
-        if (auto load = dyn_cast<affine::AffineReadOpInterface>(op))
-          read[index].insert(memref = load.getMemRef());
-        else if (auto store = dyn_cast<affine::AffineWriteOpInterface>(op))
-          written[index].insert(memref = store.getMemRef());
-        else if (auto load = dyn_cast<memref::LoadOp>(op))
-          read[index].insert(memref = load.getMemRef());
+        Value memref = affineMemRef(op);
+        if (auto load = dyn_cast<memref::LoadOp>(op))
+          memref = load.getMemRef();
         else if (auto store = dyn_cast<memref::StoreOp>(op))
-          written[index].insert(memref = store.getMemRef());
+          memref = store.getMemRef();
         if (!memref)
           return;
+        bool writes = isa<affine::AffineWriteOpInterface, memref::StoreOp>(op);
+        (writes ? written : read)[index].insert(memref);
         std::optional<Reach> reach = reachOf(op);
         auto [slot, first] = reaches[index].try_emplace(memref, reach);
         if (!first && slot->second != reach)
@@ -435,38 +470,46 @@ std::optional<PassHazard> affineLicmHazard(ModuleOp module) {
     auto loop = dyn_cast<affine::AffineForOp>(op);
     if (!loop)
       return WalkResult::advance();
-    // One buffer accessed under two names (a memref.cast, a subview), one of
-    // them written: the pass sees dependences through one name only.
+    // Over a whole nest, once: one buffer accessed under two names (a
+    // memref.cast, a subview), one of them written, since the pass sees
+    // dependences through one name only; and writes it does not see.
+    Operation *twice = nullptr, *unseen = nullptr;
+    const char *unseenWhy = nullptr;
     if (!loop->getParentOfType<affine::AffineForOp>()) {
       llvm::DenseMap<Value, std::pair<llvm::SmallPtrSet<Value, 2>, bool>> names;
-      Operation *twice = nullptr;
-      loop.walk([&](Operation *access) {
-        Value memref;
-        if (auto read = dyn_cast<affine::AffineReadOpInterface>(access))
-          memref = read.getMemRef();
-        else if (auto write = dyn_cast<affine::AffineWriteOpInterface>(access))
-          memref = write.getMemRef();
-        if (!memref)
+      loop.getBody()->walk([&](Operation *inner) {
+        if (Value memref = affineMemRef(inner)) {
+          Value root = memref;
+          while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+            root = view.getViewSource();
+          auto &[seen, written] = names[root];
+          seen.insert(memref);
+          written |= isa<affine::AffineWriteOpInterface>(inner);
+          if (seen.size() > 1 && written && !twice)
+            twice = inner;
           return;
-        Value root = memref;
-        while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
-          root = view.getViewSource();
-        auto &[seen, written] = names[root];
-        seen.insert(memref);
-        written |= isa<affine::AffineWriteOpInterface>(access);
-        if (seen.size() > 1 && written && !twice)
-          twice = access;
+        }
+        if (unseen || inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+          return;
+        auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+        if (isa<CallOpInterface>(inner))
+          unseenWhy = "a call in the loop may write memory: MLIR 19's "
+                      "affine-loop-invariant-code-motion does not look into it, "
+                      "and hoists a load past it";
+        else if (!effects || effects.hasEffect<MemoryEffects::Write>())
+          unseenWhy = "this op writes memory other than by an affine store: MLIR 19's "
+                      "affine-loop-invariant-code-motion sees only affine accesses, "
+                      "and hoists a load past it";
+        if (unseenWhy)
+          unseen = inner;
       });
-      if (twice)
-        return refuse(twice, "this access reaches a buffer the loop also reaches under another "
-                             "name (a view of it), and one of them writes: MLIR 19's "
-                             "affine-loop-invariant-code-motion sees dependences through one "
-                             "name only, and hoists a load past the other's store");
     }
-    std::optional<int64_t> trips = constantTrips(loop);
-    if (!trips)
-      if (std::optional<uint64_t> count = affine::getConstantTripCount(loop))
-        trips = static_cast<int64_t>(*count);
+    if (twice)
+      return refuse(twice, "this access reaches a buffer the loop also reaches under another "
+                           "name (a view of it), and one of them writes: MLIR 19's "
+                           "affine-loop-invariant-code-motion sees dependences through one "
+                           "name only, and hoists a load past the other's store");
+    std::optional<int64_t> trips = staticTrips(loop);
     for (Operation &inner : *loop.getBody()) {
       // What it hoists out of a loop that may not run at all still runs.
       bool invariant = llvm::all_of(inner.getOperands(), [&](Value operand) {
@@ -481,22 +524,7 @@ std::optional<PassHazard> affineLicmHazard(ModuleOp module) {
                               "where it runs (or divides by zero) although the loop would "
                               "not have");
     }
-    WalkResult inside = loop.getBody()->walk([&](Operation *inner) {
-      if (isa<CallOpInterface>(inner))
-        return refuse(inner, "a call in the loop may write memory: MLIR 19's "
-                             "affine-loop-invariant-code-motion does not look into it, "
-                             "and hoists a load past it");
-      if (isa<affine::AffineReadOpInterface, affine::AffineWriteOpInterface>(inner) ||
-          inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-        return WalkResult::advance();
-      auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
-      if (!effects || effects.hasEffect<MemoryEffects::Write>())
-        return refuse(inner, "this op writes memory other than by an affine store: MLIR 19's "
-                             "affine-loop-invariant-code-motion sees only affine accesses, "
-                             "and hoists a load past it");
-      return WalkResult::advance();
-    });
-    return inside.wasInterrupted() ? WalkResult::interrupt() : WalkResult::advance();
+    return unseen ? refuse(unseen, unseenWhy) : WalkResult::advance();
   });
   return found;
 }
@@ -813,42 +841,21 @@ struct ExecutedOpsCounter {
       }
       double trips = 1;
       if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
-        std::optional<int64_t> trip = constantTrips(forOp);
-        if (!trip) // bounds a constant apart (a full tile), or not static
-          if (std::optional<uint64_t> count = affine::getConstantTripCount(forOp))
-            trip = static_cast<int64_t>(*count);
+        std::optional<int64_t> trip = staticTrips(forOp);
         if (!trip)
           return false;
         trips = static_cast<double>(*trip);
-      } else if (auto scfFor = dyn_cast<scf::ForOp>(op)) {
-        auto trip = constantTripCount(scfFor.getLowerBound(), scfFor.getUpperBound(),
-                                      scfFor.getStep());
+      } else if (isa<scf::ForOp, scf::ParallelOp, scf::ForallOp>(op)) {
+        std::optional<double> trip = staticTrips(cast<LoopLikeOpInterface>(op));
         if (!trip)
           return false;
-        trips = static_cast<double>(*trip);
+        trips = *trip;
       } else if (auto parallel = dyn_cast<affine::AffineParallelOp>(op)) {
         std::optional<SmallVector<int64_t, 8>> ranges = parallel.getConstantRanges();
         if (!ranges)
           return false;
         for (auto [range, step] : llvm::zip(*ranges, parallel.getSteps()))
           trips *= static_cast<double>(step > 0 ? llvm::divideCeil(std::max<int64_t>(range, 0), step) : 0);
-      } else if (auto parallel = dyn_cast<scf::ParallelOp>(op)) {
-        for (auto [lower, upper, step] : llvm::zip(parallel.getLowerBound(),
-                                                   parallel.getUpperBound(), parallel.getStep())) {
-          auto trip = constantTripCount(lower, upper, step);
-          if (!trip)
-            return false;
-          trips *= static_cast<double>(*trip);
-        }
-      } else if (auto forall = dyn_cast<scf::ForallOp>(op)) {
-        for (auto [lower, upper, step] : llvm::zip(forall.getMixedLowerBound(),
-                                                   forall.getMixedUpperBound(),
-                                                   forall.getMixedStep())) {
-          auto trip = constantTripCount(lower, upper, step);
-          if (!trip)
-            return false;
-          trips *= static_cast<double>(*trip);
-        }
       } else if (!isa<scf::IfOp, affine::AffineIfOp, scf::ExecuteRegionOp, scf::InParallelOp>(
                      op)) {
         return false; // while loops, other dialects' regions

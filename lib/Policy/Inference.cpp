@@ -63,20 +63,19 @@ template <unsigned Lanes, unsigned Blocks>
                                                      const float *bias, const float *x,
                                                      unsigned in, float *y) {
   using Vector = typename Floats<Lanes>::type;
-  constexpr unsigned lanes = Lanes;
   Vector sum[Blocks];
   for (unsigned b = 0; b < Blocks; ++b)
-    std::memcpy(&sum[b], bias + b * lanes, sizeof(Vector));
+    std::memcpy(&sum[b], bias + b * Lanes, sizeof(Vector));
   for (unsigned i = 0; i < in; ++i) {
     const float xi = x[i];
     if (xi == 0.0f)
       continue; // features are sparse: many are zero
     const float *row = weights + size_t(i) * stride;
     for (unsigned b = 0; b < Blocks; ++b)
-      sum[b] += *reinterpret_cast<const Vector *>(row + b * lanes) * xi;
+      sum[b] += *reinterpret_cast<const Vector *>(row + b * Lanes) * xi;
   }
   for (unsigned b = 0; b < Blocks; ++b)
-    *reinterpret_cast<Vector *>(y + b * lanes) = sum[b];
+    *reinterpret_cast<Vector *>(y + b * Lanes) = sum[b];
 }
 
 /// accumulateColumns for the last \p blocks (< Blocks) vectors of a row, in
@@ -102,13 +101,12 @@ template <unsigned Lanes>
                                                     const float *bias, const float *x,
                                                     unsigned in, float *y,
                                                     unsigned activated) {
-  constexpr unsigned lanes = Lanes;
-  constexpr unsigned blocks = std::min(8u, 64u / lanes);
+  constexpr unsigned blocks = std::min(8u, 64u / Lanes);
   unsigned column = 0;
-  for (; column + blocks * lanes <= stride; column += blocks * lanes)
+  for (; column + blocks * Lanes <= stride; column += blocks * Lanes)
     accumulateColumns<Lanes, blocks>(weights + column, stride, bias + column, x, in,
                                       y + column);
-  accumulateLastColumns<Lanes, blocks>((stride - column) / lanes, weights + column, stride,
+  accumulateLastColumns<Lanes, blocks>((stride - column) / Lanes, weights + column, stride,
                                         bias + column, x, in, y + column);
   for (unsigned o = 0; o < activated; ++o)
     y[o] = fastTanh(y[o]);

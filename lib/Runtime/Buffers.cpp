@@ -208,9 +208,11 @@ static llvm::Error optionError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-bool isArgumentName(llvm::StringRef name) {
+std::optional<unsigned> argumentIndex(llvm::StringRef name) {
   unsigned index;
-  return name.consume_front("arg") && !name.getAsInteger(10, index);
+  if (!name.consume_front("arg") || name.getAsInteger(10, index))
+    return std::nullopt;
+  return index;
 }
 
 /// Splits `argN=VALUE`, checking the argument name's form.
@@ -218,12 +220,11 @@ static llvm::Expected<std::pair<std::string, llvm::StringRef>>
 splitArgAssignment(llvm::StringRef text, llvm::StringRef option,
                    llvm::StringRef example) {
   auto [name, value] = text.split('=');
-  if (value.empty() || !isArgumentName(name))
+  std::optional<unsigned> index = argumentIndex(name);
+  if (value.empty() || !index)
     return optionError(llvm::formatv("malformed {0}='{1}': expected {2}",
                                      option, text, example));
-  unsigned index;
-  name.drop_front(3).getAsInteger(10, index);
-  return std::make_pair("arg" + std::to_string(index), value); // arg01 is arg1
+  return std::make_pair("arg" + std::to_string(*index), value); // arg01 is arg1
 }
 
 llvm::Error parseShapeOption(llvm::StringRef text,

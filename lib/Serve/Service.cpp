@@ -91,7 +91,7 @@ std::optional<Reply> parseRunFields(const llvm::json::Object &object, Request &r
     return keys;
   };
   for (const std::string &arg : sortedKeys(shapes)) {
-    if (!isArgumentName(arg))
+    if (!argumentIndex(arg))
       return error(400, "\"shapes\": key \"" + arg + "\" is not an argument: keys are "
                         "argN, N counting the entry's arguments from 0");
     const llvm::json::Value &value = *shapes->get(arg);
@@ -110,7 +110,7 @@ std::optional<Reply> parseRunFields(const llvm::json::Object &object, Request &r
       return error(400, "\"shapes\": " + llvm::toString(std::move(bad)));
   }
   for (const std::string &arg : sortedKeys(args)) {
-    if (!isArgumentName(arg))
+    if (!argumentIndex(arg))
       return error(400, "\"args\": key \"" + arg + "\" is not an argument: keys are argN, "
                         "N counting the entry's arguments from 0");
     const llvm::json::Value &value = *args->get(arg);

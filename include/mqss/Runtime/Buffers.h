@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,9 @@ struct InputOptions {
   std::map<std::string, double> scalars;
 };
 
-/// Whether \p name names an entry argument as --shape, --arg and the
+/// N, when \p name names an entry argument as --shape, --arg and the
 /// service's "shapes"/"args" keys do: `argN`, N a decimal index.
-bool isArgumentName(llvm::StringRef name);
+std::optional<unsigned> argumentIndex(llvm::StringRef name);
 /// Parses `arg3=20x30` (for --shape) into \p shapes.
 llvm::Error parseShapeOption(llvm::StringRef text,
                              std::map<std::string, std::vector<int64_t>> &shapes);
