@@ -41,10 +41,20 @@ bool hasNamedLinalg(const IRSummary &s) { return s.numNamedLinalg > 0; }
 bool hasGenericLinalg(const IRSummary &s) { return s.numGenericLinalg > 0; }
 bool hasLoops(const IRSummary &s) { return s.numAffineFor + s.numScfFor + s.numParallelLoops > 0; }
 bool hasAffineLoops(const IRSummary &s) { return s.numAffineFor > 0; }
+/// \p hazard as a precondition's answer: where, and why.
+llvm::Error refusedFor(std::optional<PassHazard> hazard) {
+  if (!hazard)
+    return llvm::Error::success();
+  std::optional<std::string> where = fileLineColumn(hazard->op->getLoc());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 (where ? *where + ": " : std::string()) + hazard->why);
+}
 /// MLIR 19's affine-loop-tile and affine-loop-unroll-jam reorder iterations
 /// without checking dependences: an in-place Seidel stencil came out wrong
 /// under both (found on C frontends' output).
 llvm::Error keepsDependences(mlir::ModuleOp module) {
+  if (std::optional<PassHazard> hazard = affineAliasHazard(module, NestScope::Band))
+    return refusedFor(hazard);
   mlir::Operation *nest = affineNestWithBackwardDependence(module);
   if (!nest)
     return llvm::Error::success();
@@ -78,18 +88,21 @@ bool hasAffineSiblings(const IRSummary &s) {
   return s.maxTopLevelAffineLoops >= 2 && s.numAffineForWithResults == 0 &&
          s.allAffineBoundsConstant && s.numAffineStoresBelowRank == 0;
 }
-/// \p hazard as a precondition's answer: where, and why.
-llvm::Error refusedFor(std::optional<PassHazard> hazard) {
-  if (!hazard)
-    return llvm::Error::success();
-  std::optional<std::string> where = fileLineColumn(hazard->op->getLoc());
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 (where ? *where + ": " : std::string()) + hazard->why);
-}
 /// And, checked on the IR itself: an in-place update that a sibling nest
 /// uses, and loops of a step other than 1 (see affineFusionHazard).
 llvm::Error fusesSafely(mlir::ModuleOp module) {
-  return refusedFor(affineFusionHazard(module));
+  if (std::optional<PassHazard> hazard = affineFusionHazard(module))
+    return refusedFor(hazard);
+  return refusedFor(affineAliasHazard(module, NestScope::Siblings));
+}
+/// affine-data-copy-generate only where every dependence is between affine
+/// accesses through one name (see affineAliasHazard).
+llvm::Error copiesEveryAccess(mlir::ModuleOp module) {
+  return refusedFor(affineAliasHazard(module, NestScope::Each));
+}
+/// affine-super-vectorize only where no buffer is reached under two names.
+llvm::Error vectorizesEveryAccess(mlir::ModuleOp module) {
+  return refusedFor(affineAliasHazard(module, NestScope::Each, /*nonAffine=*/false));
 }
 /// affine-loop-invariant-code-motion only where it keeps what the loop
 /// computes (see affineLicmHazard).
@@ -293,12 +306,12 @@ const Action kCatalog[] = {
   {"loops.unroll-8", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=8})", unrollable, "unroll innermost affine loops by 8"},
   {"loops.unroll-jam-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=2})", unrollJammable, "unroll-and-jam outer affine loops by 2", 3, keepsDependences},
   {"loops.unroll-jam-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=4})", unrollJammable, "unroll-and-jam outer affine loops by 4", 3, keepsDependences},
-  {"loops.vectorize-4", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=4})", vectorizable<4>, "affine super-vectorizer, 4 lanes"},
-  {"loops.vectorize-8", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=8})", vectorizable<8>, "affine super-vectorizer, 8 lanes"},
-  {"loops.vectorize-16", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=16})", vectorizable<16>, "affine super-vectorizer, 16 lanes"},
+  {"loops.vectorize-4", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=4})", vectorizable<4>, "affine super-vectorizer, 4 lanes", 3, vectorizesEveryAccess},
+  {"loops.vectorize-8", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=8})", vectorizable<8>, "affine super-vectorizer, 8 lanes", 3, vectorizesEveryAccess},
+  {"loops.vectorize-16", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=16})", vectorizable<16>, "affine super-vectorizer, 16 lanes", 3, vectorizesEveryAccess},
   {"loops.scalrep", Stage::Loops, P, C::Memory, "func.func(affine-scalrep)", scalarReplaceable, "replace affine loads by forwarded stores"},
   {"loops.fusion", Stage::Loops, P, C::Fuse, "func.func(affine-loop-fusion)", hasAffineSiblings, "fuse sibling affine loop nests", 3, fusesSafely},
-  {"loops.data-copy", Stage::Loops, P, C::Memory, "func.func(affine-data-copy-generate{fast-mem-space=0 generate-dma=false})", copyable, "copy affine tiles into local buffers"},
+  {"loops.data-copy", Stage::Loops, P, C::Memory, "func.func(affine-data-copy-generate{fast-mem-space=0 generate-dma=false})", copyable, "copy affine tiles into local buffers", 3, copiesEveryAccess},
   {"loops.peel", Stage::Loops, P, C::Tile, "func.func(scf-for-loop-peeling)", peelable, "peel partial iterations of scf.for loops"},
 
   // ---- finish: the mandatory lowering at an LLVM opt level ----------------

@@ -164,6 +164,21 @@ static Value affineMemRef(Operation *op) {
   return nullptr;
 }
 
+/// The buffer \p memref views (itself when it is none): through view-like
+/// ops (memref.cast, subview, the reshapes, reinterpret_cast) and
+/// memref.transpose.
+static Value bufferRoot(Value memref) {
+  while (Operation *def = memref.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      memref = view.getViewSource();
+    else if (auto transpose = dyn_cast<memref::TransposeOp>(def))
+      memref = transpose.getIn();
+    else
+      break;
+  }
+  return memref;
+}
+
 /// Whether \p forOp runs a constant number of iterations: constant bounds,
 /// or one-result bounds over the same operands a constant apart (a full
 /// tile). Cheaper than affine::getConstantTripCount, which summarize() would
@@ -460,6 +475,80 @@ std::optional<PassHazard> affineFusionHazard(ModuleOp module) {
   return found;
 }
 
+/// Whether \p effects hold one of kind \p Effect on \p value (or on no
+/// value in particular).
+template <typename Effect>
+static bool hasEffectOn(llvm::ArrayRef<MemoryEffects::EffectInstance> effects, Value value) {
+  return llvm::any_of(effects, [&](const MemoryEffects::EffectInstance &effect) {
+    return isa<Effect>(effect.getEffect()) && (!effect.getValue() || effect.getValue() == value);
+  });
+}
+
+/// The first op under \p roots that reaches a buffer they also reach
+/// another way, one of the ways writing it; or, with \p nonAffine, that
+/// writes a buffer they reach by non-affine ops only. A way is an affine
+/// access through one name of the buffer (itself, or a view of it), or with
+/// \p nonAffine any other op that takes the buffer or a view of it
+/// (memref.load/store, vector transfers, calls).
+static std::optional<PassHazard> reachedTwoWays(llvm::ArrayRef<Operation *> roots,
+                                                bool nonAffine) {
+  struct Ways {
+    llvm::SmallPtrSet<Value, 2> names; ///< of affine accesses
+    bool opaque = false;               ///< some other op reaches it
+    bool written = false;
+  };
+  llvm::DenseMap<Value, Ways> buffers;
+  std::optional<PassHazard> found;
+  auto reach = [&](Operation *op, Value memref, bool opaque, bool writes) {
+    Ways &ways = buffers[bufferRoot(memref)];
+    if (opaque)
+      ways.opaque = true;
+    else
+      ways.names.insert(memref);
+    ways.written |= writes;
+    if (!ways.written)
+      return;
+    if (ways.names.size() > 1)
+      found = PassHazard{op, "this access reaches a buffer that its loop nest also reaches under "
+                             "another name (a view of it, such as a memref.cast or subview), "
+                             "and one of them writes it: MLIR 19's affine analyses compare "
+                             "accesses by name, and see no dependence between the two"};
+    else if (ways.opaque)
+      found = PassHazard{op, "a buffer this op reaches is written in its loop nest, and reached "
+                             "by ops other than affine loads and stores: MLIR 19's affine "
+                             "analyses see no dependence through those"};
+  };
+  for (Operation *root : roots) {
+    root->walk([&](Operation *op) {
+      if (Value memref = affineMemRef(op)) {
+        reach(op, memref, /*opaque=*/false, isa<affine::AffineWriteOpInterface>(op));
+        return found ? WalkResult::interrupt() : WalkResult::advance();
+      }
+      if (!nonAffine || isa<ViewLikeOpInterface, memref::TransposeOp>(op) ||
+          llvm::none_of(op->getOperandTypes(), llvm::IsaPred<BaseMemRefType>) ||
+          isMemoryEffectFree(op))
+        return WalkResult::advance();
+      // Reads and writes unless it says otherwise (a call says nothing);
+      // allocating and freeing are no access.
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      auto declared = dyn_cast<MemoryEffectOpInterface>(op);
+      if (declared)
+        declared.getEffects(effects);
+      for (Value operand : op->getOperands()) {
+        if (!isa<BaseMemRefType>(operand.getType()))
+          continue;
+        bool writes = !declared || hasEffectOn<MemoryEffects::Write>(effects, operand);
+        if (writes || hasEffectOn<MemoryEffects::Read>(effects, operand))
+          reach(op, operand, /*opaque=*/true, writes);
+      }
+      return found ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (found)
+      return found;
+  }
+  return std::nullopt;
+}
+
 std::optional<PassHazard> affineLicmHazard(ModuleOp module) {
   std::optional<PassHazard> found;
   auto refuse = [&](Operation *op, const char *why) {
@@ -473,23 +562,14 @@ std::optional<PassHazard> affineLicmHazard(ModuleOp module) {
     // Over a whole nest, once: one buffer accessed under two names (a
     // memref.cast, a subview), one of them written, since the pass sees
     // dependences through one name only; and writes it does not see.
-    Operation *twice = nullptr, *unseen = nullptr;
+    std::optional<PassHazard> twice;
+    Operation *unseen = nullptr;
     const char *unseenWhy = nullptr;
     if (!loop->getParentOfType<affine::AffineForOp>()) {
-      llvm::DenseMap<Value, std::pair<llvm::SmallPtrSet<Value, 2>, bool>> names;
+      twice = reachedTwoWays(loop.getOperation(), /*nonAffine=*/false);
       loop.getBody()->walk([&](Operation *inner) {
-        if (Value memref = affineMemRef(inner)) {
-          Value root = memref;
-          while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
-            root = view.getViewSource();
-          auto &[seen, written] = names[root];
-          seen.insert(memref);
-          written |= isa<affine::AffineWriteOpInterface>(inner);
-          if (seen.size() > 1 && written && !twice)
-            twice = inner;
-          return;
-        }
-        if (unseen || inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        if (unseen || affineMemRef(inner) ||
+            inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
           return;
         auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
         if (isa<CallOpInterface>(inner))
@@ -505,7 +585,7 @@ std::optional<PassHazard> affineLicmHazard(ModuleOp module) {
       });
     }
     if (twice)
-      return refuse(twice, "this access reaches a buffer the loop also reaches under another "
+      return refuse(twice->op, "this access reaches a buffer the loop also reaches under another "
                            "name (a view of it), and one of them writes: MLIR 19's "
                            "affine-loop-invariant-code-motion sees dependences through one "
                            "name only, and hoists a load past the other's store");
@@ -525,6 +605,35 @@ std::optional<PassHazard> affineLicmHazard(ModuleOp module) {
                               "not have");
     }
     return unseen ? refuse(unseen, unseenWhy) : WalkResult::advance();
+  });
+  return found;
+}
+
+std::optional<PassHazard> affineAliasHazard(ModuleOp module, NestScope scope,
+                                            bool nonAffine) {
+  std::optional<PassHazard> found;
+  module.walk([&](Block *block) {
+    SmallVector<Operation *> nests;
+    for (affine::AffineForOp nest : block->getOps<affine::AffineForOp>())
+      nests.push_back(nest);
+    if (nests.empty() || nests.front()->getParentOfType<affine::AffineForOp>())
+      return WalkResult::advance();
+    if (scope == NestScope::Siblings) {
+      if (nests.size() > 1)
+        found = reachedTwoWays(nests, nonAffine);
+      return found ? WalkResult::interrupt() : WalkResult::advance();
+    }
+    for (Operation *nest : nests) {
+      SmallVector<affine::AffineForOp> band;
+      if (scope == NestScope::Band) {
+        affine::getPerfectlyNestedLoops(band, cast<affine::AffineForOp>(nest));
+        if (band.size() < 2)
+          continue;
+      }
+      if ((found = reachedTwoWays(nest, nonAffine)))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
   });
   return found;
 }

@@ -157,6 +157,29 @@ std::optional<PassHazard> affineFusionHazard(mlir::ModuleOp module);
 /// times.
 std::optional<PassHazard> affineLicmHazard(mlir::ModuleOp module);
 
+/// Which affine nests affineAliasHazard takes together: as far as the pass
+/// it guards moves accesses.
+enum class NestScope {
+  Each,     ///< each outermost nest (data copies, vectorization)
+  Band,     ///< each outermost nest whose perfectly nested band has two loops
+            ///< or more (tiling, unroll-and-jam)
+  Siblings, ///< the nests of one block together (fusion)
+};
+
+/// A buffer that affine loop nests reach two ways, one of them writing it:
+/// under two names (the buffer and a memref.cast, subview or other view of
+/// it); or, with \p nonAffine, by affine accesses and by other ops
+/// (memref.load/store, vector transfers, calls), or written by other ops
+/// only. MLIR 19's affine dependence analyses compare affine accesses by
+/// memref value and skip other ops: affine-loop-tile's band (as mqss checks
+/// it), affine-loop-fusion and affine-data-copy-generate then reorder or
+/// copy past a dependence they do not see (found by an action-level scan:
+/// an in-place stencil read through a cast came out wrong under `default`'s
+/// tiling). affine-super-vectorize needs only the names: it does not
+/// vectorize a loop holding other memory ops.
+std::optional<PassHazard> affineAliasHazard(mlir::ModuleOp module, NestScope scope,
+                                            bool nonAffine = true);
+
 /// The first affine.for with an empty lower or upper bound map, or null.
 /// MLIR 19's affine-data-copy-generate leaves such loops where it cannot
 /// bound a copy (accesses through floordiv/mod, bounds on affine.parallel
