@@ -492,6 +492,7 @@ static bool hasEffectOn(llvm::ArrayRef<MemoryEffects::EffectInstance> effects, V
 /// (memref.load/store, vector transfers, calls).
 static std::optional<PassHazard> reachedTwoWays(llvm::ArrayRef<Operation *> roots,
                                                 bool nonAffine) {
+  llvm::StringRef where = roots.size() > 1 ? "its loop nest or a sibling nest" : "its loop nest";
   struct Ways {
     llvm::SmallPtrSet<Value, 2> names; ///< of affine accesses
     bool opaque = false;               ///< some other op reaches it
@@ -509,14 +510,17 @@ static std::optional<PassHazard> reachedTwoWays(llvm::ArrayRef<Operation *> root
     if (!ways.written)
       return;
     if (ways.names.size() > 1)
-      found = PassHazard{op, "this access reaches a buffer that its loop nest also reaches under "
-                             "another name (a view of it, such as a memref.cast or subview), "
-                             "and one of them writes it: MLIR 19's affine analyses compare "
-                             "accesses by name, and see no dependence between the two"};
+      found = PassHazard{op, ("this access reaches a buffer that " + where +
+                              " also reaches under another name (a view of it, such as a "
+                              "memref.cast or subview), and one of them writes it: MLIR 19's "
+                              "affine analyses compare accesses by name, and see no dependence "
+                              "between the two")
+                                 .str()};
     else if (ways.opaque)
-      found = PassHazard{op, "a buffer this op reaches is written in its loop nest, and reached "
-                             "by ops other than affine loads and stores: MLIR 19's affine "
-                             "analyses see no dependence through those"};
+      found = PassHazard{op, ("a buffer this op reaches is written in " + where +
+                              ", and reached by ops other than affine loads and stores: MLIR "
+                              "19's affine analyses see no dependence through those")
+                                 .str()};
   };
   for (Operation *root : roots) {
     root->walk([&](Operation *op) {

@@ -561,6 +561,15 @@ int MeasurementChild::run() {
       // Before blaming the candidate: is the kernel itself undefined?
       if (std::optional<std::string> why = referenceIsUndefined(reference))
         return finish(RunStatus::InvalidInput, *why);
+      // Where the reruns happened to agree (heap contents read out of bounds
+      // vary with what was allocated before), identical code settles it.
+      if (candidate.compiled.loweredIrHash == reference.compiled.loweredIrHash)
+        return finish(RunStatus::InvalidInput,
+                      "the candidate lowers to the same code as the naive reference, yet their "
+                      "outputs differ: the kernel's output is undefined as written (it reads "
+                      "memory it does not own, such as an index past its buffer's bounds, or "
+                      "memory it never wrote), so it cannot be checked: " +
+                          report.candidate.output.firstMismatch);
       return finish(RunStatus::WrongOutput,
                     "the candidate's output differs from the naive reference: " +
                         report.candidate.output.firstMismatch);
