@@ -202,6 +202,33 @@ llvm::Error validateNamedPipeline(llvm::StringRef spec) {
   return llvm::Error::success();
 }
 
+/// Adds to \p leftOut the actions of a user's plan: list that are neither in
+/// \p plan nor already noted (failed, or ruled out with one that failed):
+/// the catalog's legality rule never held where the plan reached them. A
+/// plan that silently came out shorter than asked would leave the user
+/// guessing.
+static void noteUnreached(llvm::ArrayRef<const Action *> preferences,
+                          llvm::ArrayRef<const Action *> plan,
+                          std::vector<std::string> &leftOut) {
+  std::vector<const Action *> noted;
+  for (llvm::StringRef note : leftOut)
+    if (note.consume_front("left out "))
+      if (const Action *failed = lookupAction(note.split(':').first))
+        llvm::append_range(noted, actionsFailingWith(*failed));
+  std::string unreached;
+  unsigned count = 0;
+  for (const Action *action : preferences)
+    if (!llvm::is_contained(plan, action) && !llvm::is_contained(noted, action)) {
+      unreached += (count++ ? ", " : "") + action->name.str();
+      noted.push_back(action);
+    }
+  if (count)
+    leftOut.push_back("left out " + unreached + ": not legal on this IR where the plan reached " +
+                      (count == 1 ? "it" : "them") +
+                      " (an action of another stage, or one whose legality rule in the "
+                      "catalog does not hold here)");
+}
+
 llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module, llvm::StringRef spec,
                                                  unsigned *llvmOptLevel,
                                                  std::vector<std::string> *leftOut) {
@@ -227,6 +254,8 @@ llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module, llvm::St
       if (!preferences)
         return preferences.takeError();
       plan = planSequence(*scratch, *preferences, leftOut);
+      if (plan && leftOut)
+        noteUnreached(*preferences, *plan, *leftOut);
     }
     if (!plan)
       return plan.takeError();
