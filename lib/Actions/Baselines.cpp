@@ -127,7 +127,7 @@ const Action *firstPreference(llvm::ArrayRef<const Action *> preferences,
 
 llvm::Expected<std::vector<const Action *>>
 planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
-             std::vector<std::string> *leftOut) {
+             std::vector<std::string> *leftOut, std::vector<const Action *> *ruledOut) {
   std::vector<const Action *> plan, failed; // failed: ruled out
   unsigned failures = 0;
   // At each step the first action of the list that is legal here (in this
@@ -168,6 +168,8 @@ planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
     llvm::append_range(failed, actionsFailingWith(*next));
     replaceModuleContents(module, std::move(before));
   }
+  if (ruledOut)
+    *ruledOut = std::move(failed);
   return plan;
 }
 
@@ -203,18 +205,14 @@ llvm::Error validateNamedPipeline(llvm::StringRef spec) {
 }
 
 /// Adds to \p leftOut the actions of a user's plan: list that are neither in
-/// \p plan nor already noted (failed, or ruled out with one that failed):
+/// \p plan nor \p ruledOut (already noted as failed, or failing with one):
 /// the catalog's legality rule never held where the plan reached them. A
 /// plan that silently came out shorter than asked would leave the user
 /// guessing.
 static void noteUnreached(llvm::ArrayRef<const Action *> preferences,
                           llvm::ArrayRef<const Action *> plan,
+                          std::vector<const Action *> noted,
                           std::vector<std::string> &leftOut) {
-  std::vector<const Action *> noted;
-  for (llvm::StringRef note : leftOut)
-    if (note.consume_front("left out "))
-      if (const Action *failed = lookupAction(note.split(':').first))
-        llvm::append_range(noted, actionsFailingWith(*failed));
   std::string unreached;
   unsigned count = 0;
   for (const Action *action : preferences)
@@ -253,9 +251,10 @@ llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module, llvm::St
       auto preferences = parseActionList(spec);
       if (!preferences)
         return preferences.takeError();
-      plan = planSequence(*scratch, *preferences, leftOut);
+      std::vector<const Action *> ruledOut;
+      plan = planSequence(*scratch, *preferences, leftOut, &ruledOut);
       if (plan && leftOut)
-        noteUnreached(*preferences, *plan, *leftOut);
+        noteUnreached(*preferences, *plan, std::move(ruledOut), *leftOut);
     }
     if (!plan)
       return plan.takeError();

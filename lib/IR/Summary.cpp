@@ -164,17 +164,25 @@ static Value affineMemRef(Operation *op) {
   return nullptr;
 }
 
-/// The buffer \p memref views (itself when it is none): through view-like
-/// ops (memref.cast, subview, the reshapes, reinterpret_cast) and
-/// memref.transpose.
+/// The buffer \p op views, when it makes a view: a view-like op
+/// (memref.cast, subview, the reshapes, reinterpret_cast) or
+/// memref.transpose; null otherwise.
+static Value viewSource(Operation *op) {
+  if (auto view = dyn_cast<ViewLikeOpInterface>(op))
+    return view.getViewSource();
+  if (auto transpose = dyn_cast<memref::TransposeOp>(op))
+    return transpose.getIn();
+  return nullptr;
+}
+
+/// The buffer \p memref views (itself when it is no view), through views
+/// of views.
 static Value bufferRoot(Value memref) {
   while (Operation *def = memref.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-      memref = view.getViewSource();
-    else if (auto transpose = dyn_cast<memref::TransposeOp>(def))
-      memref = transpose.getIn();
-    else
+    Value source = viewSource(def);
+    if (!source)
       break;
+    memref = source;
   }
   return memref;
 }
@@ -528,7 +536,7 @@ static std::optional<PassHazard> reachedTwoWays(llvm::ArrayRef<Operation *> root
         reach(op, memref, /*opaque=*/false, isa<affine::AffineWriteOpInterface>(op));
         return found ? WalkResult::interrupt() : WalkResult::advance();
       }
-      if (!nonAffine || isa<ViewLikeOpInterface, memref::TransposeOp>(op) ||
+      if (!nonAffine || viewSource(op) ||
           llvm::none_of(op->getOperandTypes(), llvm::IsaPred<BaseMemRefType>) ||
           isMemoryEffectFree(op))
         return WalkResult::advance();

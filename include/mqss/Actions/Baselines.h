@@ -38,10 +38,12 @@ const Action *firstPreference(llvm::ArrayRef<const Action *> preferences,
 /// action of the list that is legal on the current IR and not yet applied
 /// (applies it to \p module while planning). An action whose passes fail on
 /// the module is left out, and the list goes on from the IR before it; with
-/// \p leftOut, a line saying which and why is added for each.
+/// \p leftOut, a line saying which and why is added for each; with
+/// \p ruledOut, it and the actions failing with it (actionsFailingWith).
 llvm::Expected<std::vector<const Action *>>
 planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
-             std::vector<std::string> *leftOut = nullptr);
+             std::vector<std::string> *leftOut = nullptr,
+             std::vector<const Action *> *ruledOut = nullptr);
 
 /// The `default` baseline planned for \p module: the fixed list, with the
 /// actions its masks rule out on this module skipped.
