@@ -40,7 +40,8 @@ double millisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-/// One compiled pipeline. Variants with the same pipeline text share it.
+/// One compiled pipeline. Variants with the same pipeline text, or whose
+/// pipelines lower to the same code, share it.
 struct Compiled {
   std::shared_ptr<CompiledKernel> kernel;
   std::string loweredIrHash;
@@ -89,6 +90,8 @@ private:
   TargetSpec target;
   std::optional<KernelArguments> arguments;
   std::map<std::string, Compiled> compiledByPipeline;
+  /// By lowered IR hash: the JIT makes the same machine code of the same IR.
+  std::map<std::string, Compiled> compiledByCode;
   std::string currentPhase;
   /// Appended to the lowered IR's hash when the entry was named and is not
   /// the one the module alone implies: the same code run from another
@@ -230,6 +233,14 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
   }
   if (request.stopAfterLowering)
     return compiled;
+  auto sameCode = compiledByCode.find(compiled.loweredIrHash);
+  if (sameCode != compiledByCode.end() &&
+      (!measureCodeSize || sameCode->second.kernel->codeSizeBytes() > 0)) {
+    compiled.kernel = sameCode->second.kernel;
+    compiled.jitMs = sameCode->second.jitMs;
+    compiledByPipeline[key] = compiled;
+    return compiled;
+  }
 
   enterPhase(("jit:" + role).str());
   JitOptions options;
@@ -243,6 +254,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
   compiled.jitMs = (*kernel)->jitMilliseconds();
   compiled.kernel = std::move(*kernel);
   compiledByPipeline[key] = compiled;
+  compiledByCode[compiled.loweredIrHash] = compiled;
   return compiled;
 }
 
@@ -450,9 +462,6 @@ int MeasurementChild::run() {
   if (baselineResolved)
     for (const std::string &note : baselineResolved->notes)
       report.notes.push_back("baseline: " + note);
-  if (baselinePipeline && *baselinePipeline == candidatePipeline)
-    report.notes.push_back("candidate and baseline resolve to the same pipeline: their "
-                           "speedup is timing noise");
   report.candidate.resolvedPipeline = candidatePipeline;
   if (baselineResolved)
     report.baseline->resolvedPipeline = *baselinePipeline;
@@ -580,9 +589,16 @@ int MeasurementChild::run() {
       report.baseline->output.reason = "disabled with --no-check";
   }
 
-  // Timing: warm-up, then A B A B ... so drift cancels in the ratio.
+  // Timing: warm-up, then A B A B ... so drift cancels in the ratio. Where
+  // both lowered to the same code, timing it twice would report only noise
+  // (identical code in two places differs by up to 15% on a loaded machine):
+  // it is timed once, and the speedup is 1.
+  bool sameCode = baseline && baseline->compiled.kernel == candidate.compiled.kernel;
+  if (sameCode)
+    report.notes.push_back("candidate and baseline lower to the same code: timed once, "
+                           "their speedup is 1");
   std::vector<Variant *> timed = {&candidate};
-  if (baseline)
+  if (baseline && !sameCode)
     timed.push_back(&*baseline);
   enterPhase("timing");
   for (unsigned w = 0; w < request.warmup; ++w)
@@ -608,6 +624,8 @@ int MeasurementChild::run() {
     ++rounds;
   }
   report.rounds = rounds;
+  if (sameCode)
+    baseline->samples = candidate.samples;
   if (baseline)
     report.speedup = pairedSpeedup(baseline->samples, candidate.samples);
   report.candidate.runtimeMs = summarize(std::move(candidate.samples));
