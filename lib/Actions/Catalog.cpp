@@ -3,6 +3,11 @@
 #include "mqss/Actions/Catalog.h"
 
 #include "mqss/IR/Diagnostics.h"
+#include "mqss/Runtime/Pipeline.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -104,10 +109,81 @@ llvm::Error copiesEveryAccess(mlir::ModuleOp module) {
 llvm::Error vectorizesEveryAccess(mlir::ModuleOp module) {
   return refusedFor(affineAliasHazard(module, NestScope::Each, /*nonAffine=*/false));
 }
+/// Loops that may run zero times (a bound known only at run time, or an
+/// empty range) around \p op, innermost first.
+llvm::SmallVector<mlir::Operation *> mayRunZeroTimes(mlir::Operation *op) {
+  llvm::SmallVector<mlir::Operation *> loops;
+  for (auto loop = op->getParentOfType<mlir::affine::AffineForOp>(); loop;
+       loop = loop->getParentOfType<mlir::affine::AffineForOp>()) {
+    std::optional<uint64_t> trips = mlir::affine::getConstantTripCount(loop);
+    if (!trips || *trips == 0)
+      loops.push_back(loop);
+  }
+  return loops;
+}
+
+/// MLIR 19's affine-loop-invariant-code-motion hoists out of loops whatever
+/// it finds invariant, stores and divisions included, whether or not the
+/// loop runs: a store of a value computed in a loop that runs zero times
+/// then happens anyway, and a division by what the loop's bound guarded
+/// traps. It moves ops step by step (a constant, then the store using it;
+/// an inner loop's, then the inner loop into the outer loop's body), so
+/// which ops move is found by running it on a copy: a store, or an op that
+/// may not run speculatively (a division), that left a loop that may run
+/// zero times is refused, naming the op.
+std::optional<PassHazard> licmZeroTripHazard(mlir::ModuleOp module) {
+  bool anyMaybeEmpty = false;
+  module.walk([&](mlir::affine::AffineForOp loop) {
+    std::optional<uint64_t> trips = mlir::affine::getConstantTripCount(loop);
+    anyMaybeEmpty = !trips || *trips == 0;
+    return anyMaybeEmpty ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();
+  });
+  if (!anyMaybeEmpty)
+    return std::nullopt;
+  auto mustStay = [](mlir::Operation *op) {
+    if (op->getNumRegions() > 0 || llvm::isa<mlir::affine::AffineReadOpInterface>(op))
+      return false;
+    return llvm::isa<mlir::affine::AffineWriteOpInterface>(op) || !mlir::isSpeculatable(op);
+  };
+  // The copy's ops pair with the module's in walk order.
+  mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+  std::vector<mlir::Operation *> originals, copies;
+  module.walk([&](mlir::Operation *op) { originals.push_back(op); });
+  copy->walk([&](mlir::Operation *op) { copies.push_back(op); });
+  struct Watched {
+    mlir::Operation *original, *copy;
+    llvm::SmallVector<mlir::Operation *> loops;
+  };
+  std::vector<Watched> watched;
+  for (size_t i = 0; i < copies.size() && i < originals.size(); ++i)
+    if (mustStay(copies[i]))
+      if (auto loops = mayRunZeroTimes(copies[i]); !loops.empty())
+        watched.push_back({originals[i], copies[i], std::move(loops)});
+  if (watched.empty())
+    return std::nullopt;
+  if (llvm::Error error =
+          applyPipeline(*copy, "func.func(affine-loop-invariant-code-motion)")) {
+    // It fails or crashes on this IR: applying the action will say so.
+    llvm::consumeError(std::move(error));
+    return std::nullopt;
+  }
+  for (const Watched &op : watched)
+    for (mlir::Operation *loop : op.loops)
+      if (!loop->isProperAncestor(op.copy))
+        return PassHazard{op.original,
+                          "this op sits in a loop that may run zero times, and MLIR 19's "
+                          "affine-loop-invariant-code-motion would hoist it out of that loop, "
+                          "where it runs (a store, or a division that may trap) although the "
+                          "loop would not have"};
+  return std::nullopt;
+}
+
 /// affine-loop-invariant-code-motion only where it keeps what the loop
-/// computes (see affineLicmHazard).
+/// computes (see affineLicmHazard and licmZeroTripHazard).
 llvm::Error licmKeepsLoops(mlir::ModuleOp module) {
-  return refusedFor(affineLicmHazard(module));
+  if (std::optional<PassHazard> hazard = affineLicmHazard(module))
+    return refusedFor(hazard);
+  return refusedFor(licmZeroTripHazard(module));
 }
 /// affine-data-copy-generate sizes its buffers without the loop step (a
 /// copy-out loop `0 to 65` over 64 elements after unrolling: wrong output

@@ -601,21 +601,6 @@ std::optional<PassHazard> affineLicmHazard(ModuleOp module) {
                            "name (a view of it), and one of them writes: MLIR 19's "
                            "affine-loop-invariant-code-motion sees dependences through one "
                            "name only, and hoists a load past the other's store");
-    std::optional<int64_t> trips = staticTrips(loop);
-    for (Operation &inner : *loop.getBody()) {
-      // What it hoists out of a loop that may not run at all still runs.
-      bool invariant = llvm::all_of(inner.getOperands(), [&](Value operand) {
-        return !loop->isAncestor(operand.getParentRegion()->getParentOp());
-      });
-      if ((!trips || *trips == 0) && invariant &&
-          (isa<affine::AffineWriteOpInterface>(inner) ||
-           isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp,
-               arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(inner)))
-        return refuse(&inner, "this op does not depend on a loop that may run zero times: "
-                              "MLIR 19's affine-loop-invariant-code-motion hoists it out, "
-                              "where it runs (or divides by zero) although the loop would "
-                              "not have");
-    }
     return unseen ? refuse(unseen, unseenWhy) : WalkResult::advance();
   });
   return found;

@@ -152,9 +152,9 @@ std::optional<PassHazard> affineFusionHazard(mlir::ModuleOp module);
 
 /// What MLIR 19's affine-loop-invariant-code-motion moves wrongly (found by
 /// an action-level scan): a load past a write it does not see (a
-/// memref.store, a call, a store through a view of the buffer), and an
-/// invariant store or integer division out of a loop that may run zero
-/// times.
+/// memref.store, a call, a store through a view of the buffer). What it
+/// hoists out of loops that may run zero times is found by running it on a
+/// copy (licmZeroTripHazard in the action catalog).
 std::optional<PassHazard> affineLicmHazard(mlir::ModuleOp module);
 
 /// Which affine nests affineAliasHazard takes together: as far as the pass
