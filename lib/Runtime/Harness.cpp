@@ -729,6 +729,18 @@ RunReport runMeasurement(const RunRequest &request) {
       break;
     default:
       report.message = "the measurement child " + outcome->describe() + during;
+      if (size_t at = outcome->stderrTail.rfind(kAbortMarker.str());
+          at != std::string::npos) {
+        llvm::StringRef printed =
+            llvm::StringRef(outcome->stderrTail).substr(at + kAbortMarker.size()).trim();
+        report.message += ": the kernel called abort(), as a failed cf.assert does";
+        auto [before, lastLine] = printed.rsplit('\n');
+        if (!printed.empty())
+          report.message += ", after printing: " + (lastLine.empty() ? before : lastLine).str();
+        if (during.find("reference") != std::string::npos)
+          report.message += " (in the naive reference: the kernel itself fails under these "
+                            "inputs; see --seed, --arg and --shape)";
+      }
       break;
     }
     // What the child defaulted may be why it never reported.

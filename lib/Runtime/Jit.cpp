@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <unistd.h>
 
 namespace mqss {
 
@@ -114,6 +115,38 @@ extern "C" double mqssRtclock() {
 
 void timer::setCounting(bool counting) { timerState() = TimerState{counting, 0}; }
 
+namespace {
+/// A failed cf.assert prints its message with puts, to the kernel's stdout
+/// (a captured file during the output check, else discarded), then calls
+/// abort(). The end of what it printed is repeated on stderr, which the
+/// harness reads back, after kAbortMarker.
+extern "C" [[noreturn]] void mqssAbort() {
+  std::fflush(stdout);
+  char tail[1024];
+  ssize_t got = 0;
+  off_t end = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+  if (end > 0) {
+    off_t from = end > off_t(sizeof(tail)) ? end - off_t(sizeof(tail)) : 0;
+    got = pread(STDOUT_FILENO, tail, size_t(end - from), from);
+  }
+  auto say = [](const char *text, size_t size) {
+    while (size > 0) {
+      ssize_t written = ::write(STDERR_FILENO, text, size);
+      if (written <= 0)
+        return;
+      text += written;
+      size -= size_t(written);
+    }
+  };
+  say(kAbortMarker.data(), kAbortMarker.size());
+  if (got > 0)
+    say(tail, size_t(got));
+  if (got <= 0 || tail[got - 1] != '\n')
+    say("\n", 1);
+  std::abort();
+}
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // CompiledKernel
 //===----------------------------------------------------------------------===//
@@ -129,7 +162,8 @@ static const std::pair<llvm::StringLiteral, void *> kHarnessSymbols[] = {
     {"aligned_alloc", reinterpret_cast<void *>(&mqssAlignedAlloc)},
     {"realloc", reinterpret_cast<void *>(&mqssRealloc)},
     {"free", reinterpret_cast<void *>(&mqssFree)},
-    {"rtclock", reinterpret_cast<void *>(&mqssRtclock)}};
+    {"rtclock", reinterpret_cast<void *>(&mqssRtclock)},
+    {"abort", reinterpret_cast<void *>(&mqssAbort)}};
 
 /// Functions \p module only declares that neither the harness nor this
 /// process (libc, libm, the MLIR runtime libraries) defines: calls to them

@@ -5,6 +5,7 @@
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Diagnostics.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -443,6 +444,23 @@ std::string mandatoryLoweringPipeline(bool bufferize) {
   return pipeline + (kLoweringToLoops + "," + kLoweringLoopsToLLVM).str();
 }
 
+/// The first affine.for, affine.if or affine.parallel in \p module that
+/// carries a tensor (in iter_args or results, as HEIR writes its loops):
+/// MLIR 19 has no bufferization for the affine ops, while it has one for
+/// scf's, so such modules get lower-affine before bufferizing.
+static Operation *affineOpCarryingTensors(ModuleOp module) {
+  Operation *found = nullptr;
+  module.walk([&](Operation *op) {
+    if (isa<affine::AffineForOp, affine::AffineIfOp, affine::AffineParallelOp>(op) &&
+        llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>)) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
 /// True if any value, block argument or function type in \p module is a
 /// tensor: then bufferization must run before anything can be called.
 static bool containsTensors(ModuleOp module) {
@@ -774,6 +792,10 @@ llvm::Error lowerToLLVMDialect(ModuleOp module) {
   generalizeIdentityTransposes(module);
   if (llvm::Error error = decomposeSoftmaxes(module))
     return error;
+  if (affineOpCarryingTensors(module))
+    if (llvm::Error error = runPipeline(module, "lower-affine", PipelineFailure::LoweringFailed,
+                                        "lowering affine loops that carry tensors to scf"))
+      return error;
   if (containsTensors(module))
     if (llvm::Error error = runPipeline(module, kBufferization,
                                         PipelineFailure::LoweringFailed, "lowering to LLVM"))

@@ -103,6 +103,11 @@ namespace timer {
 void setCounting(bool counting);
 } // namespace timer
 
+/// JIT-compiled code's abort() (a failed cf.assert calls it after printing
+/// its message to stdout) writes this to stderr, then the end of what the
+/// kernel printed, before aborting: the message is not lost with stdout.
+inline constexpr llvm::StringLiteral kAbortMarker = "mqss: the kernel called abort(); it printed: ";
+
 } // namespace mqss
 
 #endif // MQSS_RUNTIME_JIT_H
