@@ -3,13 +3,16 @@
 # from the last checkpoint and finish. Usage: kill-resume.sh MQSS DIR REGISTRY
 set -u
 mqss=$1 dir=$2 registry=$3
-rm -rf "$dir"
-train() {
-  "$mqss" train --out="$dir" --registry="$registry" --kernel=mm --targets=host \
-    --updates=12 --episodes=2 --checkpoint-every=1 --validate-every=3 --bc-epochs=5 \
-    --db="$dir.db"
-}
-train > /dev/null 2>&1 &
+# A fresh measurement cache too: one left by an earlier run answers every
+# episode at once, and training can finish before the kill lands.
+rm -rf "$dir" "$dir.db" "$dir.db-wal" "$dir.db-shm"
+args=(train --out="$dir" --registry="$registry" --kernel=mm --targets=host
+  --updates=12 --episodes=2 --checkpoint-every=1 --validate-every=3 --bc-epochs=5
+  --db="$dir.db")
+# mqss itself in the background, so that $! is its pid: a shell function
+# there runs in a subshell, and killing that left mqss training on beside
+# the rerun, both writing the checkpoint.
+"$mqss" "${args[@]}" > /dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1 600); do
   [ -f "$dir/progress.json" ] && break
@@ -19,4 +22,4 @@ kill -9 "$pid"
 wait "$pid" 2>/dev/null
 [ -f "$dir/progress.json" ] || { echo "no checkpoint was written"; exit 1; }
 echo "killed after $(grep -o '"update":[0-9]*' "$dir/progress.json")"
-train
+"$mqss" "${args[@]}"
