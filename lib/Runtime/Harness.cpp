@@ -206,7 +206,11 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
                                                    bool measureCodeSize) {
   llvm::StringRef role = variant.role, pipeline = variant.pipeline;
   unsigned llvmOptLevel = variant.llvmOptLevel;
-  std::string key = pipeline.str() + "|O" + std::to_string(llvmOptLevel);
+  // The reference reads what a kernel left unwritten as the fill bytes
+  // (JitOptions::opaqueHeap): its code is its own.
+  bool opaqueHeap = role == "reference";
+  std::string variantKey = "|O" + std::to_string(llvmOptLevel) + (opaqueHeap ? "|opaque-heap" : "");
+  std::string key = pipeline.str() + variantKey;
   auto cached = compiledByPipeline.find(key);
   if (cached != compiledByPipeline.end())
     return cached->second;
@@ -233,7 +237,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
   }
   if (request.stopAfterLowering)
     return compiled;
-  auto sameCode = compiledByCode.find(compiled.loweredIrHash);
+  auto sameCode = compiledByCode.find(compiled.loweredIrHash + variantKey);
   if (sameCode != compiledByCode.end() &&
       (!measureCodeSize || sameCode->second.kernel->codeSizeBytes() > 0)) {
     compiled.kernel = sameCode->second.kernel;
@@ -246,6 +250,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
   JitOptions options;
   options.optLevel = llvmOptLevel;
   options.measureCodeSize = measureCodeSize;
+  options.opaqueHeap = opaqueHeap;
   auto kernel = CompiledKernel::compile(*copy, signature.name, target, options);
   if (!kernel)
     return llvm::make_error<PipelineError>(
@@ -254,7 +259,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
   compiled.jitMs = (*kernel)->jitMilliseconds();
   compiled.kernel = std::move(*kernel);
   compiledByPipeline[key] = compiled;
-  compiledByCode[compiled.loweredIrHash] = compiled;
+  compiledByCode[compiled.loweredIrHash + variantKey] = compiled;
   return compiled;
 }
 

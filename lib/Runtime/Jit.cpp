@@ -165,6 +165,14 @@ static const std::pair<llvm::StringLiteral, void *> kHarnessSymbols[] = {
     {"rtclock", reinterpret_cast<void *>(&mqssRtclock)},
     {"abort", reinterpret_cast<void *>(&mqssAbort)}};
 
+/// What JitOptions::opaqueHeap renames the allocation functions to, and
+/// their hooks.
+static const std::pair<llvm::StringLiteral, llvm::StringLiteral> kOpaqueHeapNames[] = {
+    {"malloc", "mqss_opaque_malloc"}, {"aligned_alloc", "mqss_opaque_aligned_alloc"}};
+static const std::pair<llvm::StringLiteral, void *> kOpaqueHeapSymbols[] = {
+    {"mqss_opaque_malloc", reinterpret_cast<void *>(&mqssMalloc)},
+    {"mqss_opaque_aligned_alloc", reinterpret_cast<void *>(&mqssAlignedAlloc)}};
+
 /// Functions \p module only declares that neither the harness nor this
 /// process (libc, libm, the MLIR runtime libraries) defines: calls to them
 /// cannot be linked.
@@ -225,8 +233,13 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
   // the engine's options only refer to it.
   kernel->transformer = [optimize = mlir::makeOptimizingTransformer(
                              options.optLevel, /*sizeLevel=*/0, kernel->optimizerMachine.get()),
-                         compiled = kernel.get(),
+                         compiled = kernel.get(), opaqueHeap = options.opaqueHeap,
                          name = entry.str()](llvm::Module *llvmModule) -> llvm::Error {
+    if (opaqueHeap)
+      for (const auto &[known, opaque] : kOpaqueHeapNames)
+        if (llvm::Function *function = llvmModule->getFunction(known))
+          if (function->isDeclaration())
+            function->setName(opaque);
     if (llvm::Error error = optimize(llvmModule))
       return error;
     llvm::Function *function = llvmModule->getFunction(name);
@@ -279,6 +292,8 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
     if (!defined || defined.isExternal())
       hooks.push_back({name, address});
   }
+  if (options.opaqueHeap)
+    hooks.append(std::begin(kOpaqueHeapSymbols), std::end(kOpaqueHeapSymbols));
   kernel->engine->registerSymbols([&hooks](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     for (const auto &[name, address] : hooks)

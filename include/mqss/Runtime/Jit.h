@@ -25,6 +25,11 @@ struct JitOptions {
   unsigned optLevel = 3;
   /// Measure the size of the generated machine code (costs an object dump).
   bool measureCodeSize = true;
+  /// Hide what malloc and aligned_alloc are from LLVM's optimizer: it then
+  /// cannot fold a read of memory the kernel never wrote (to any constant),
+  /// which so sees the harness' fill bytes. For the output check's
+  /// reference, whose reruns with other fills tell an undefined kernel.
+  bool opaqueHeap = false;
 };
 
 /// A module in the LLVM dialect, compiled for one target, ready to call.
