@@ -24,6 +24,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <array>
@@ -645,6 +646,101 @@ Operation *affineLoopWithoutBounds(ModuleOp module) {
     }
     return WalkResult::advance();
   });
+  return found;
+}
+
+/// The range of indices \p op reaches along each dimension, where the
+/// enclosing ops up to the function are affine.for loops with constant
+/// bounds and the index is linear in their induction variables; nullopt
+/// otherwise, or where the access never runs (a loop without iterations).
+static std::optional<SmallVector<std::pair<int64_t, int64_t>>>
+exactIndexRanges(Operation *op, AffineMap map, ValueRange operands) {
+  llvm::DenseMap<Value, std::pair<int64_t, int64_t>> ivRange; // first, last
+  for (Operation *parent = op->getParentOp(); !isa<func::FuncOp>(parent);
+       parent = parent->getParentOp()) {
+    auto loop = dyn_cast<affine::AffineForOp>(parent);
+    if (!loop || !loop.hasConstantBounds())
+      return std::nullopt;
+    int64_t lower = loop.getConstantLowerBound(), upper = loop.getConstantUpperBound();
+    if (upper <= lower)
+      return std::nullopt; // never runs
+    int64_t step = loop.getStepAsInt();
+    ivRange[loop.getInductionVar()] = {lower, lower + (upper - 1 - lower) / step * step};
+  }
+  SmallVector<std::pair<int64_t, int64_t>> ranges;
+  for (AffineExpr result : map.getResults()) {
+    SmallVector<int64_t> flat;
+    if (failed(getFlattenedAffineExpr(result, map.getNumDims(), map.getNumSymbols(),
+                                              &flat)) ||
+        flat.size() != operands.size() + 1)
+      return std::nullopt; // floordiv, mod: local variables
+    __int128 low = flat.back(), high = flat.back();
+    for (auto [coefficient, operand] : llvm::zip(llvm::ArrayRef(flat).drop_back(), operands)) {
+      if (coefficient == 0)
+        continue;
+      std::pair<int64_t, int64_t> range;
+      if (auto it = ivRange.find(operand); it != ivRange.end())
+        range = it->second;
+      else if (std::optional<int64_t> constant = getConstantIntValue(operand))
+        range = {*constant, *constant};
+      else
+        return std::nullopt;
+      __int128 a = __int128(coefficient) * range.first, b = __int128(coefficient) * range.second;
+      low += std::min(a, b);
+      high += std::max(a, b);
+    }
+    if (low < INT64_MIN || high > INT64_MAX)
+      return std::nullopt;
+    ranges.push_back({int64_t(low), int64_t(high)});
+  }
+  return ranges;
+}
+
+std::optional<PassHazard> staticOutOfBoundsAccess(func::FuncOp entry) {
+  auto module = entry->getParentOfType<ModuleOp>();
+  SmallVector<func::FuncOp> worklist = {entry};
+  llvm::SmallPtrSet<Operation *, 8> seen = {entry};
+  std::optional<PassHazard> found;
+  while (!worklist.empty() && !found) {
+    func::FuncOp function = worklist.pop_back_val();
+    // Branches between blocks may skip an access (or a call): one block only.
+    if (!function.getBody().hasOneBlock())
+      continue;
+    function.walk([&](Operation *op) {
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        auto callee = module ? module.lookupSymbol<func::FuncOp>(call.getCalleeAttr()) : nullptr;
+        if (callee && !callee.isExternal() && seen.insert(callee).second)
+          worklist.push_back(callee);
+        return WalkResult::advance();
+      }
+      // Stores only: HLS frontends (HeteroCL, Allo) pad by loading at -1
+      // and selecting another value there, which runs fine.
+      auto store = dyn_cast<affine::AffineStoreOp>(op);
+      if (!store)
+        return WalkResult::advance();
+      MemRefType type = store.getMemRefType();
+      std::optional<SmallVector<std::pair<int64_t, int64_t>>> ranges =
+          exactIndexRanges(op, store.getAffineMap(), store.getMapOperands());
+      if (!ranges || !type.hasStaticShape() || ranges->size() != size_t(type.getRank()))
+        return WalkResult::advance();
+      for (auto [dimension, range] : llvm::enumerate(*ranges)) {
+        int64_t extent = type.getDimSize(dimension);
+        if (range.first >= 0 && range.second < extent)
+          continue;
+        int64_t past = range.first < 0 ? range.first : range.second;
+        std::string typeText;
+        llvm::raw_string_ostream os(typeText);
+        os << type;
+        found = PassHazard{op, llvm::formatv("this store writes index {0} along dimension {1} "
+                                             "of a {2}, whose extent there is {3}: the kernel "
+                                             "writes past its buffer as written",
+                                             past, dimension, typeText, extent)
+                                   .str()};
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+  }
   return found;
 }
 

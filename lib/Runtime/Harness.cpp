@@ -3,6 +3,7 @@
 #include "mqss/Runtime/Harness.h"
 
 #include "mqss/IR/Context.h"
+#include "mqss/IR/Diagnostics.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/IR/Signature.h"
 #include "mqss/IR/Summary.h"
@@ -410,6 +411,12 @@ int MeasurementChild::run() {
   if (!entry)
     return finishWithError(entry.takeError(), RunStatus::InvalidInput);
   report.entry = entry->getSymName().str(); // named in an error about its arguments
+  if (std::optional<PassHazard> access = staticOutOfBoundsAccess(*entry)) {
+    std::optional<std::string> where = fileLineColumn(access->op->getLoc());
+    return finish(RunStatus::InvalidInput,
+                  "the kernel is undefined as written, so its output cannot be checked: " +
+                      (where ? *where + ": " : std::string()) + access->why);
+  }
   auto described = describeSignature(*entry);
   if (!described)
     return finishWithError(described.takeError(), RunStatus::InvalidInput);

@@ -186,6 +186,16 @@ std::optional<PassHazard> affineAliasHazard(mlir::ModuleOp module, NestScope sco
 /// ivs); they copy nothing, and lowering them crashes.
 mlir::Operation *affineLoopWithoutBounds(mlir::ModuleOp module);
 
+/// An affine.store that \p entry, or a function it calls, executes with an
+/// index past its memref's static shape, as written (a load there may be
+/// harmless: HLS frontends pad by loading at -1 and selecting): one
+/// whose enclosing ops are all affine.for loops with constant bounds (no
+/// condition can guard it), indexed by a linear combination of their
+/// induction variables and constants, so that the indices it reaches are
+/// known exactly (a SODA-OPT test looped 0 to 4 over a memref<2x2xf32>).
+/// Such a kernel is undefined: its output cannot be checked.
+std::optional<PassHazard> staticOutOfBoundsAccess(mlir::func::FuncOp entry);
+
 /// Why mqss refuses \p module, naming where; empty when it does not. Its
 /// pipelines would silently change what such a module computes:
 /// - sparse tensors (a #sparse_tensor.encoding): mqss's stages are for dense
