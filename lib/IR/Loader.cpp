@@ -4,7 +4,10 @@
 
 #include "mqss/IR/Diagnostics.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -75,6 +78,27 @@ bool reportExcessiveNesting(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream 
   return true;
 }
 
+/// MLIR 19's verifier checks a data layout's type entries grouped in a hash
+/// map keyed by pointers, so of several bad entries (a pre-19 frontend's
+/// `dense<64> : vector<2xi32>`) it named a different one from run to run.
+/// The first bad one in the spec's order is named here, in the verifier's
+/// words, before it runs.
+static LogicalResult verifyDataLayoutInOrder(ModuleOp module) {
+  DataLayoutSpecInterface spec = module.getDataLayoutSpec();
+  if (!spec)
+    return success();
+  for (DataLayoutEntryInterface entry : spec.getEntries()) {
+    auto type = llvm::dyn_cast_if_present<Type>(entry.getKey());
+    if (!type || !type.isIntOrFloat())
+      continue;
+    auto value = llvm::dyn_cast<DenseIntElementsAttr>(entry.getValue());
+    if (!value || !value.getElementType().isSignlessInteger(64))
+      return emitError(module.getLoc())
+             << "expected a dense i64 elements attribute in the data layout entry " << entry;
+  }
+  return success();
+}
+
 static llvm::Expected<OwningOpRef<ModuleOp>>
 parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
                llvm::function_ref<bool(ModuleOp)> vouch = nullptr) {
@@ -107,8 +131,11 @@ parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
     if (valid)
       return std::move(module);
   }
-  if (failed(verify(*module)))
+  if (failed(verifyDataLayoutInOrder(*module)) || failed(verify(*module))) {
+    appendHints(diagnostics,
+                sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBuffer());
     return llvm::make_error<LoadError>(LoadFailure::Verify, diagnostics);
+  }
   return std::move(module);
 }
 
