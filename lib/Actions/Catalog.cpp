@@ -109,16 +109,20 @@ llvm::Error copiesEveryAccess(mlir::ModuleOp module) {
 llvm::Error vectorizesEveryAccess(mlir::ModuleOp module) {
   return refusedFor(affineAliasHazard(module, NestScope::Each, /*nonAffine=*/false));
 }
-/// Loops that may run zero times (a bound known only at run time, or an
-/// empty range) around \p op, innermost first.
-llvm::SmallVector<mlir::Operation *> mayRunZeroTimes(mlir::Operation *op) {
+/// Whether \p loop may run zero times: a bound known only at run time, or
+/// an empty range.
+bool mayRunZeroTimes(mlir::affine::AffineForOp loop) {
+  std::optional<uint64_t> trips = mlir::affine::getConstantTripCount(loop);
+  return !trips || *trips == 0;
+}
+
+/// The loops around \p op that may run zero times, innermost first.
+llvm::SmallVector<mlir::Operation *> loopsThatMayNotRun(mlir::Operation *op) {
   llvm::SmallVector<mlir::Operation *> loops;
   for (auto loop = op->getParentOfType<mlir::affine::AffineForOp>(); loop;
-       loop = loop->getParentOfType<mlir::affine::AffineForOp>()) {
-    std::optional<uint64_t> trips = mlir::affine::getConstantTripCount(loop);
-    if (!trips || *trips == 0)
+       loop = loop->getParentOfType<mlir::affine::AffineForOp>())
+    if (mayRunZeroTimes(loop))
       loops.push_back(loop);
-  }
   return loops;
 }
 
@@ -132,45 +136,38 @@ llvm::SmallVector<mlir::Operation *> mayRunZeroTimes(mlir::Operation *op) {
 /// may not run speculatively (a division), that left a loop that may run
 /// zero times is refused, naming the op.
 std::optional<PassHazard> licmZeroTripHazard(mlir::ModuleOp module) {
-  bool anyMaybeEmpty = false;
-  module.walk([&](mlir::affine::AffineForOp loop) {
-    std::optional<uint64_t> trips = mlir::affine::getConstantTripCount(loop);
-    anyMaybeEmpty = !trips || *trips == 0;
-    return anyMaybeEmpty ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();
-  });
-  if (!anyMaybeEmpty)
-    return std::nullopt;
   auto mustStay = [](mlir::Operation *op) {
     if (op->getNumRegions() > 0 || llvm::isa<mlir::affine::AffineReadOpInterface>(op))
       return false;
     return llvm::isa<mlir::affine::AffineWriteOpInterface>(op) || !mlir::isSpeculatable(op);
   };
-  // The copy's ops pair with the module's in walk order.
-  mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
-  std::vector<mlir::Operation *> originals, copies;
-  module.walk([&](mlir::Operation *op) { originals.push_back(op); });
-  copy->walk([&](mlir::Operation *op) { copies.push_back(op); });
-  struct Watched {
-    mlir::Operation *original, *copy;
-    llvm::SmallVector<mlir::Operation *> loops;
-  };
-  std::vector<Watched> watched;
-  for (size_t i = 0; i < copies.size() && i < originals.size(); ++i)
-    if (mustStay(copies[i]))
-      if (auto loops = mayRunZeroTimes(copies[i]); !loops.empty())
-        watched.push_back({originals[i], copies[i], std::move(loops)});
+  // Such ops of the module, by their place in walk order, which the copy's
+  // ops share: only then is the module copied.
+  std::vector<mlir::Operation *> originals;
+  std::vector<size_t> watched;
+  module.walk([&](mlir::Operation *op) {
+    if (mustStay(op) && !loopsThatMayNotRun(op).empty())
+      watched.push_back(originals.size());
+    originals.push_back(op);
+  });
   if (watched.empty())
     return std::nullopt;
+  mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+  std::vector<mlir::Operation *> copies;
+  copy->walk([&](mlir::Operation *op) { copies.push_back(op); });
+  std::vector<llvm::SmallVector<mlir::Operation *>> loopsBefore;
+  for (size_t index : watched)
+    loopsBefore.push_back(loopsThatMayNotRun(copies[index]));
   if (llvm::Error error =
           applyPipeline(*copy, "func.func(affine-loop-invariant-code-motion)")) {
     // It fails or crashes on this IR: applying the action will say so.
     llvm::consumeError(std::move(error));
     return std::nullopt;
   }
-  for (const Watched &op : watched)
-    for (mlir::Operation *loop : op.loops)
-      if (!loop->isProperAncestor(op.copy))
-        return PassHazard{op.original,
+  for (auto [index, loops] : llvm::zip(watched, loopsBefore))
+    for (mlir::Operation *loop : loops)
+      if (!loop->isProperAncestor(copies[index]))
+        return PassHazard{originals[index],
                           "this op sits in a loop that may run zero times, and MLIR 19's "
                           "affine-loop-invariant-code-motion would hoist it out of that loop, "
                           "where it runs (a store, or a division that may trap) although the "

@@ -719,22 +719,21 @@ std::optional<PassHazard> staticOutOfBoundsAccess(func::FuncOp entry) {
       if (!store)
         return WalkResult::advance();
       MemRefType type = store.getMemRefType();
+      if (!type.hasStaticShape())
+        return WalkResult::advance();
       std::optional<SmallVector<std::pair<int64_t, int64_t>>> ranges =
           exactIndexRanges(op, store.getAffineMap(), store.getMapOperands());
-      if (!ranges || !type.hasStaticShape() || ranges->size() != size_t(type.getRank()))
+      if (!ranges)
         return WalkResult::advance();
       for (auto [dimension, range] : llvm::enumerate(*ranges)) {
         int64_t extent = type.getDimSize(dimension);
         if (range.first >= 0 && range.second < extent)
           continue;
         int64_t past = range.first < 0 ? range.first : range.second;
-        std::string typeText;
-        llvm::raw_string_ostream os(typeText);
-        os << type;
         found = PassHazard{op, llvm::formatv("this store writes index {0} along dimension {1} "
                                              "of a {2}, whose extent there is {3}: the kernel "
                                              "writes past its buffer as written",
-                                             past, dimension, typeText, extent)
+                                             past, dimension, type, extent)
                                    .str()};
         return WalkResult::interrupt();
       }

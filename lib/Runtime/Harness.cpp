@@ -91,7 +91,8 @@ private:
   TargetSpec target;
   std::optional<KernelArguments> arguments;
   std::map<std::string, Compiled> compiledByPipeline;
-  /// By lowered IR hash: the JIT makes the same machine code of the same IR.
+  /// By lowered IR hash (which names the LLVM opt level) and heap key: the
+  /// JIT makes the same machine code of the same IR.
   std::map<std::string, Compiled> compiledByCode;
   std::string currentPhase;
   /// Appended to the lowered IR's hash when the entry was named and is not
@@ -210,8 +211,8 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
   // The reference reads what a kernel left unwritten as the fill bytes
   // (JitOptions::opaqueHeap): its code is its own.
   bool opaqueHeap = role == "reference";
-  std::string variantKey = "|O" + std::to_string(llvmOptLevel) + (opaqueHeap ? "|opaque-heap" : "");
-  std::string key = pipeline.str() + variantKey;
+  std::string heapKey = opaqueHeap ? "|opaque-heap" : "";
+  std::string key = pipeline.str() + "|O" + std::to_string(llvmOptLevel) + heapKey;
   auto cached = compiledByPipeline.find(key);
   if (cached != compiledByPipeline.end())
     return cached->second;
@@ -238,7 +239,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
   }
   if (request.stopAfterLowering)
     return compiled;
-  auto sameCode = compiledByCode.find(compiled.loweredIrHash + variantKey);
+  auto sameCode = compiledByCode.find(compiled.loweredIrHash + heapKey);
   if (sameCode != compiledByCode.end() &&
       (!measureCodeSize || sameCode->second.kernel->codeSizeBytes() > 0)) {
     compiled.kernel = sameCode->second.kernel;
@@ -260,7 +261,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
   compiled.jitMs = (*kernel)->jitMilliseconds();
   compiled.kernel = std::move(*kernel);
   compiledByPipeline[key] = compiled;
-  compiledByCode[compiled.loweredIrHash + variantKey] = compiled;
+  compiledByCode[compiled.loweredIrHash + heapKey] = compiled; // the hash names the level
   return compiled;
 }
 
@@ -750,7 +751,7 @@ RunReport runMeasurement(const RunRequest &request) {
         auto [before, lastLine] = printed.rsplit('\n');
         if (!printed.empty())
           report.message += ", after printing: " + (lastLine.empty() ? before : lastLine).str();
-        if (during.find("reference") != std::string::npos)
+        if (llvm::StringRef(lastPhase).ends_with(":reference"))
           report.message += " (in the naive reference: the kernel itself fails under these "
                             "inputs; see --seed, --arg and --shape)";
       }

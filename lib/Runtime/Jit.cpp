@@ -165,13 +165,15 @@ static const std::pair<llvm::StringLiteral, void *> kHarnessSymbols[] = {
     {"rtclock", reinterpret_cast<void *>(&mqssRtclock)},
     {"abort", reinterpret_cast<void *>(&mqssAbort)}};
 
-/// What JitOptions::opaqueHeap renames the allocation functions to, and
-/// their hooks.
-static const std::pair<llvm::StringLiteral, llvm::StringLiteral> kOpaqueHeapNames[] = {
-    {"malloc", "mqss_opaque_malloc"}, {"aligned_alloc", "mqss_opaque_aligned_alloc"}};
-static const std::pair<llvm::StringLiteral, void *> kOpaqueHeapSymbols[] = {
-    {"mqss_opaque_malloc", reinterpret_cast<void *>(&mqssMalloc)},
-    {"mqss_opaque_aligned_alloc", reinterpret_cast<void *>(&mqssAlignedAlloc)}};
+/// The allocation functions JitOptions::opaqueHeap renames, what to, and
+/// the hook the new name links to.
+struct OpaqueHeapFunction {
+  llvm::StringLiteral known, opaque;
+  void *hook;
+};
+static const OpaqueHeapFunction kOpaqueHeap[] = {
+    {"malloc", "mqss_opaque_malloc", reinterpret_cast<void *>(&mqssMalloc)},
+    {"aligned_alloc", "mqss_opaque_aligned_alloc", reinterpret_cast<void *>(&mqssAlignedAlloc)}};
 
 /// Functions \p module only declares that neither the harness nor this
 /// process (libc, libm, the MLIR runtime libraries) defines: calls to them
@@ -236,10 +238,10 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
                          compiled = kernel.get(), opaqueHeap = options.opaqueHeap,
                          name = entry.str()](llvm::Module *llvmModule) -> llvm::Error {
     if (opaqueHeap)
-      for (const auto &[known, opaque] : kOpaqueHeapNames)
-        if (llvm::Function *function = llvmModule->getFunction(known))
+      for (const OpaqueHeapFunction &renamed : kOpaqueHeap)
+        if (llvm::Function *function = llvmModule->getFunction(renamed.known))
           if (function->isDeclaration())
-            function->setName(opaque);
+            function->setName(renamed.opaque);
     if (llvm::Error error = optimize(llvmModule))
       return error;
     llvm::Function *function = llvmModule->getFunction(name);
@@ -293,7 +295,8 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
       hooks.push_back({name, address});
   }
   if (options.opaqueHeap)
-    hooks.append(std::begin(kOpaqueHeapSymbols), std::end(kOpaqueHeapSymbols));
+    for (const OpaqueHeapFunction &renamed : kOpaqueHeap)
+      hooks.push_back({renamed.opaque, renamed.hook});
   kernel->engine->registerSymbols([&hooks](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     for (const auto &[name, address] : hooks)
