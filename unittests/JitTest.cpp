@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <optional>
 
 using namespace mqss;
@@ -162,6 +163,78 @@ func.func @stats(%x: tensor<16x8xf32>, %scale: f32) -> (tensor<16xf32>, f32) {
   EXPECT_GE(allocation::liveCount(), 1u);
   allocation::releaseAll();
   EXPECT_EQ(allocation::liveCount(), 0u);
+}
+
+TEST(Jit, ComplexValuesTravelAsRealImaginaryPairs) {
+  // complex<f32> memrefs and scalars in, a complex<f64> tensor and scalar
+  // out: LLVM lays each element out as {real, imaginary}.
+  const char *source = R"mlir(
+func.func @cscale(%a: memref<6xcomplex<f32>>, %w: complex<f32>, %b: memref<6xcomplex<f32>>,
+                  %z: complex<f64>) -> (tensor<6xcomplex<f64>>, complex<f64>) {
+  affine.for %i = 0 to 6 {
+    %x = affine.load %a[%i] : memref<6xcomplex<f32>>
+    %y = complex.mul %x, %w : complex<f32>
+    affine.store %y, %b[%i] : memref<6xcomplex<f32>>
+  }
+  %t = bufferization.to_tensor %a restrict : memref<6xcomplex<f32>>
+  %e = tensor.empty() : tensor<6xcomplex<f64>>
+  %wide = linalg.map ins(%t : tensor<6xcomplex<f32>>) outs(%e : tensor<6xcomplex<f64>>)
+    (%v: complex<f32>) {
+      %re = complex.re %v : complex<f32>
+      %im = complex.im %v : complex<f32>
+      %re64 = arith.extf %re : f32 to f64
+      %im64 = arith.extf %im : f32 to f64
+      %c = complex.create %re64, %im64 : complex<f64>
+      linalg.yield %c : complex<f64>
+    }
+  %zz = complex.add %z, %z : complex<f64>
+  return %wide, %zz : tensor<6xcomplex<f64>>, complex<f64>
+}
+)mlir";
+  Kernel k = compileKernel(source, "naive");
+  ASSERT_TRUE(k.compiled);
+  ASSERT_TRUE(k.signature.args[1].isComplex());
+  ASSERT_EQ(k.signature.results[1].elementBytes(), 16u);
+  Call c = callOnce(k);
+  ASSERT_TRUE(c.args);
+  auto &in = c.args->arguments();
+  float w[2];
+  std::memcpy(w, in[1].scalarBits, sizeof(w));
+  double z[2];
+  std::memcpy(z, in[3].scalarBits, sizeof(z));
+  EXPECT_NE(w[1], 0.0f); // both parts of a complex scalar are drawn
+  // arg2 = arg0 * w, element by element, as (re, im) pairs.
+  ASSERT_EQ(c.arguments.size(), 2u);
+  EXPECT_EQ(c.arguments[1].shape, (std::vector<int64_t>{6, 2}));
+  for (int i = 0; i < 6; ++i) {
+    float re = at(in[0], 2 * i), im = at(in[0], 2 * i + 1);
+    EXPECT_NEAR(c.arguments[1].floats[2 * i], re * w[0] - im * w[1], 1e-6);
+    EXPECT_NEAR(c.arguments[1].floats[2 * i + 1], re * w[1] + im * w[0], 1e-6);
+  }
+  ASSERT_EQ(c.results.size(), 2u);
+  EXPECT_EQ(c.results[0].element, ElementKind::F64);
+  EXPECT_EQ(c.results[0].shape, (std::vector<int64_t>{6, 2}));
+  for (int i = 0; i < 12; ++i)
+    EXPECT_EQ(c.results[0].floats[i], at(in[0], i));
+  EXPECT_EQ(c.results[1].shape, (std::vector<int64_t>{2}));
+  EXPECT_EQ(c.results[1].floats, (std::vector<double>{2 * z[0], 2 * z[1]}));
+  allocation::releaseAll();
+}
+
+TEST(Jit, ASingleComplexResultComesBackThroughThePointer) {
+  const char *source = R"mlir(
+func.func @conj(%z: complex<f64>) -> complex<f64> {
+  %c = complex.conj %z : complex<f64>
+  return %c : complex<f64>
+}
+)mlir";
+  Kernel k = compileKernel(source, "naive");
+  ASSERT_TRUE(k.compiled);
+  InputOptions options;
+  options.scalars["arg0"] = 1.5; // the real part; the imaginary part is 0
+  Call c = callOnce(k, options);
+  ASSERT_EQ(c.results.size(), 1u);
+  EXPECT_EQ(c.results[0].floats, (std::vector<double>{1.5, -0.0}));
 }
 
 TEST(Jit, AllocasInLoopsLiveInTheFunctionFrame) {

@@ -258,13 +258,14 @@ bool hasUnitDims(const IRSummary &s) {
 /// tiles are then full and vectorise without masks. An op with i1 operands
 /// is not vectorised at all: its vector loads and stores would treat the
 /// memref's bytes as packed bits (torch's compare masks gave wrong results).
+/// Nor is one with complex operands, which MLIR 19 cannot vectorise.
 bool allDivisible(const IRSummary &s, llvm::ArrayRef<llvm::StringRef> opNames,
                   llvm::ArrayRef<int64_t> tiles, bool elementwiseOnly) {
   bool found = false;
   for (const LinalgOpInfo &op : s.linalgOps) {
     if (!llvm::is_contained(opNames, op.name))
       continue;
-    if (op.hasSubByteOperand)
+    if (op.hasSubByteOperand || op.hasComplexOperand)
       return false;
     if (elementwiseOnly && (op.kind != Kind::Elementwise || op.loopRanges.size() != 2))
       return false;
@@ -310,10 +311,12 @@ bool tileFuseTiles(const IRSummary &s) {
   return false;
 }
 
+/// A static matmul or batch_matmul on tensors (not a complex one: MLIR 19's
+/// packing crashes on it).
 bool blockPackable(const IRSummary &s) {
   return llvm::any_of(s.linalgOps, [](const LinalgOpInfo &op) {
     return op.onTensors && (op.name == "linalg.matmul" || op.name == "linalg.batch_matmul") &&
-           op.allStatic();
+           op.allStatic() && !op.hasComplexOperand;
   });
 }
 

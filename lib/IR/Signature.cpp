@@ -125,10 +125,14 @@ static llvm::Expected<ValueSpec> describeType(Type type, llvm::StringRef what) {
     spec.kind = ValueSpec::Kind::Scalar;
   }
 
+  if (auto complex = dyn_cast<ComplexType>(element)) {
+    element = complex.getElementType();
+    spec.components = 2;
+  }
   std::optional<ElementKind> kind = classifyElement(element);
-  if (!kind)
+  if (!kind || (spec.isComplex() && !isFloatKind(*kind)))
     return unsupported("supported element types are f16, bf16, f32, f64, i1, "
-                       "i8, i16, i32, i64 and index");
+                       "i8, i16, i32, i64, index, and complex numbers of the float types");
   spec.element = *kind;
   return spec;
 }

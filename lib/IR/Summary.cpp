@@ -227,6 +227,9 @@ static LinalgOpInfo describeLinalg(linalg::LinalgOp op) {
     Type element = getElementTypeOrSelf(type);
     return element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 != 0;
   });
+  info.hasComplexOperand = llvm::any_of(op->getOperandTypes(), [](Type type) {
+    return isa<ComplexType>(getElementTypeOrSelf(type));
+  });
   // Contractions and convolutions reduce; their (costly) matchers only run
   // on ops that have a reduction loop.
   if (info.numReduction == 0) {

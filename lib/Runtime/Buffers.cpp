@@ -274,8 +274,9 @@ llvm::Error parseScalarOption(llvm::StringRef text,
 static void freeAligned(void *ptr) { std::free(ptr); }
 
 MemRefBuffer::MemRefBuffer(ElementKind element, std::vector<int64_t> sizes,
-                           std::vector<int64_t> strides, int64_t offset)
-    : elementKind(element), shapeSizes(std::move(sizes)),
+                           std::vector<int64_t> strides, int64_t offset,
+                           unsigned components)
+    : elementKind(element), numComponents(components), shapeSizes(std::move(sizes)),
       storage(nullptr, freeAligned) {
   size_t rank = shapeSizes.size();
   // Sizes past 64 bits (--shape=arg0=4194304x2097152x2097152) would wrap to
@@ -297,7 +298,7 @@ MemRefBuffer::MemRefBuffer(ElementKind element, std::vector<int64_t> sizes,
   if (overflow || extent < 0)
     exitChildOutOfMemory();
   numElements = empty ? 0 : static_cast<size_t>(extent);
-  size_t width = elementByteSize(element);
+  size_t width = components * elementByteSize(element);
   if (numElements > (SIZE_MAX - 64) / width)
     exitChildOutOfMemory(); // no address space holds it
   size_t bytes = std::max<size_t>(numElements * width, 64);
@@ -456,29 +457,32 @@ KernelArguments::create(const Signature &signature, const InputOptions &options,
       auto shape = resolveShape(spec, name, options);
       if (!shape)
         return shape.takeError();
-      arg.buffer = std::make_unique<MemRefBuffer>(spec.element, *shape,
-                                                  spec.strides, spec.offset);
-      fillRandom(arg.buffer->data(), arg.buffer->storageElements(), spec.element,
-                 random);
+      arg.buffer = std::make_unique<MemRefBuffer>(spec.element, *shape, spec.strides,
+                                                  spec.offset, spec.components);
+      fillRandom(arg.buffer->data(), arg.buffer->storageElements() * spec.components,
+                 spec.element, random);
       arg.pristine.assign(arg.buffer->data(),
                           arg.buffer->data() + arg.buffer->storageBytes());
       arg.descriptorPtr = arg.buffer->descriptor();
     } else {
-      uint8_t bytes[8] = {0};
+      uint8_t bytes[sizeof(arg.scalarBits)] = {0};
       auto given = options.scalars.find(name);
       if (given != options.scalars.end()) {
+        // A complex scalar takes its real part; the imaginary part is 0.
         if (isFloatKind(spec.element))
           storeFloat(bytes, spec.element, given->second);
         else
           storeInt(bytes, spec.element, static_cast<int64_t>(given->second));
       } else if (isFloatKind(spec.element)) {
-        storeFloat(bytes, spec.element, 0.5 + random.unit());
+        for (unsigned part = 0; part < spec.components; ++part)
+          storeFloat(bytes + part * elementByteSize(spec.element), spec.element,
+                     0.5 + random.unit());
       } else {
         notes.push_back(llvm::formatv("{0} ({1}) was not given with --arg; "
                                       "using 0",
                                       name, spec.typeText));
       }
-      std::memcpy(&arg.scalarBits, bytes, 8);
+      std::memcpy(arg.scalarBits, bytes, sizeof(bytes));
     }
     result.args.push_back(std::move(arg));
   }
@@ -499,8 +503,12 @@ size_t KernelArguments::totalBytes() const {
   return total;
 }
 
+/// Reads \p count elements of \p components parts each into \p out.
 static void readStorage(const uint8_t *data, size_t count, ElementKind element,
-                        OutputArray &out) {
+                        unsigned components, OutputArray &out) {
+  if (components > 1)
+    out.shape.push_back(components);
+  count *= components;
   unsigned width = elementByteSize(element);
   if (isFloatKind(element)) {
     out.floats.resize(count);
@@ -524,7 +532,7 @@ void KernelArguments::readArguments(std::vector<OutputArray> &outputs) const {
     out.element = arg.buffer->element();
     out.shape = arg.buffer->sizes();
     readStorage(arg.buffer->data(), arg.buffer->storageElements(),
-                arg.buffer->element(), out);
+                arg.buffer->element(), arg.buffer->components(), out);
     outputs.push_back(std::move(out));
   }
 }
@@ -538,16 +546,17 @@ static std::pair<size_t, size_t> resultLayout(const ValueSpec &spec) {
   if (spec.isShaped())
     return {(3 + 2 * spec.rank()) * 8, 8};
   unsigned width = elementByteSize(spec.element);
-  return {width, width};
+  return {spec.components * width, width};
 }
 
 KernelCall::KernelCall(const Signature &signature, KernelArguments &arguments)
     : signature(signature) {
   const auto &results = signature.results;
-  // A single scalar result is returned by value; anything else lowers to a
-  // struct, which the C interface returns through a leading pointer.
-  resultsViaPointer = !results.empty() &&
-                      (results.size() > 1 || results.front().isShaped());
+  // A single scalar result is returned by value; anything else (a complex
+  // scalar too) lowers to a struct, which the C interface returns through a
+  // leading pointer.
+  resultsViaPointer = !results.empty() && (results.size() > 1 || results.front().isShaped() ||
+                                           results.front().isComplex());
   size_t offset = 0;
   for (const ValueSpec &spec : results) {
     auto [size, align] = resultLayout(spec);
@@ -583,7 +592,7 @@ void KernelCall::readResults(std::vector<OutputArray> &outputs) const {
     out.name = llvm::formatv("result{0}", index).str();
     out.element = spec.element;
     if (!spec.isShaped()) {
-      readStorage(slot, 1, spec.element, out);
+      readStorage(slot, 1, spec.element, spec.components, out);
       outputs.push_back(std::move(out));
       continue;
     }
@@ -598,7 +607,7 @@ void KernelCall::readResults(std::vector<OutputArray> &outputs) const {
     for (int64_t size : out.shape)
       count *= std::max<int64_t>(size, 0);
     // Gather in row-major order whatever the result's layout.
-    unsigned width = elementByteSize(spec.element);
+    unsigned width = spec.elementBytes();
     std::vector<uint8_t> gathered(count * width);
     std::vector<int64_t> position(rank, 0);
     for (size_t i = 0; i < count && aligned; ++i) {
@@ -612,7 +621,7 @@ void KernelCall::readResults(std::vector<OutputArray> &outputs) const {
         position[d] = 0;
       }
     }
-    readStorage(gathered.data(), count, spec.element, out);
+    readStorage(gathered.data(), count, spec.element, spec.components, out);
     outputs.push_back(std::move(out));
   }
 }

@@ -174,6 +174,7 @@ llvm::Error MeasurementChild::checkEntryUnchanged(ModuleOp transformed,
               after->results.size() == signature.results.size();
   auto compatible = [](const ValueSpec &a, const ValueSpec &b) {
     return a.isShaped() == b.isShaped() && a.element == b.element &&
+           a.components == b.components &&
            a.rank() == b.rank();
   };
   for (size_t i = 0; same && i < signature.args.size(); ++i)

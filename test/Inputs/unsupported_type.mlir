@@ -1,3 +1,3 @@
-func.func @cplx(%a: memref<4xcomplex<f32>>) {
+func.func @cplx(%a: memref<4xcomplex<i32>>) {
   return
 }

@@ -33,7 +33,11 @@ constexpr int64_t kDynamicSize = INT64_MIN;
 struct ValueSpec {
   enum class Kind { Scalar, MemRef, Tensor };
   Kind kind = Kind::Scalar;
+  /// For complex elements (complex<f32>, ...), the kind of each part.
   ElementKind element = ElementKind::F32;
+  /// 2 for complex elements, which LLVM lays out as (real, imaginary) pairs
+  /// of `element`; 1 otherwise.
+  unsigned components = 1;
   /// Sizes per dimension; kDynamicSize where the type says `?`.
   std::vector<int64_t> shape;
   /// Static strides and offset from the memref layout, when it has them;
@@ -44,6 +48,9 @@ struct ValueSpec {
   std::string typeText;
 
   bool isShaped() const { return kind != Kind::Scalar; }
+  bool isComplex() const { return components == 2; }
+  /// Bytes one element (all its components) occupies in memory.
+  unsigned elementBytes() const { return components * elementByteSize(element); }
   unsigned rank() const { return shape.size(); }
   bool hasDynamicShape() const;
 };

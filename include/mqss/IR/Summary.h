@@ -43,6 +43,9 @@ struct LinalgOpInfo {
   /// An operand's elements are narrower than a byte (i1 masks): vectorized,
   /// they would reach memory as packed bits.
   bool hasSubByteOperand = false;
+  /// An operand's elements are complex: MLIR 19 vectorizes only integer and
+  /// float elements, and its block packing of a complex matmul crashes.
+  bool hasComplexOperand = false;
   /// Ops in the body, its yield included (linalg.generic only, else 0).
   unsigned bodyOps = 0;
   /// The body yields one of its output block arguments unchanged.

@@ -56,6 +56,8 @@ inline bool advisesRunOptions(llvm::StringRef message) {
 struct OutputArray {
   std::string name; ///< "arg2", "result0" or "stdout"
   ElementKind element = ElementKind::F32;
+  /// The value's shape; complex values add a last dimension of 2 (real,
+  /// imaginary), and `element` is then the kind of each part.
   std::vector<int64_t> shape;
   std::vector<double> floats; ///< for float elements
   std::vector<int64_t> ints;  ///< for integer, i1 and index elements
@@ -65,12 +67,16 @@ struct OutputArray {
 /// A memref the harness owns: 64-byte aligned storage and its descriptor.
 class MemRefBuffer {
 public:
+  /// \p components is 2 for complex elements (see ValueSpec).
   MemRefBuffer(ElementKind element, std::vector<int64_t> sizes,
-               std::vector<int64_t> strides, int64_t offset);
+               std::vector<int64_t> strides, int64_t offset, unsigned components = 1);
   ElementKind element() const { return elementKind; }
+  unsigned components() const { return numComponents; }
   const std::vector<int64_t> &sizes() const { return shapeSizes; }
   size_t storageElements() const { return numElements; }
-  size_t storageBytes() const { return numElements * elementByteSize(elementKind); }
+  size_t storageBytes() const {
+    return numElements * numComponents * elementByteSize(elementKind);
+  }
   uint8_t *data() { return storage.get(); }
   const uint8_t *data() const { return storage.get(); }
   /// The descriptor as the C interface expects it.
@@ -78,6 +84,7 @@ public:
 
 private:
   ElementKind elementKind;
+  unsigned numComponents;
   std::vector<int64_t> shapeSizes;
   size_t numElements = 0;
   std::unique_ptr<uint8_t, void (*)(void *)> storage;
@@ -105,7 +112,7 @@ public:
     const ValueSpec *spec = nullptr;
     std::unique_ptr<MemRefBuffer> buffer; ///< memrefs and tensors
     std::vector<uint8_t> pristine;        ///< initial memref contents
-    uint64_t scalarBits = 0;              ///< scalars, little-endian
+    uint64_t scalarBits[2] = {0, 0};      ///< scalars (complex<f64> takes both), little-endian
     void *descriptorPtr = nullptr;        ///< what the C interface receives
   };
   std::vector<Argument> &arguments() { return args; }
