@@ -652,13 +652,108 @@ Operation *affineLoopWithoutBounds(ModuleOp module) {
   return found;
 }
 
+namespace {
+/// The values an induction variable (or a constant) takes: first, first +
+/// step, ..., last.
+struct IvValues {
+  int64_t first = 0, last = 0, step = 1;
+  int64_t count() const { return (last - first) / step + 1; }
+};
+} // namespace
+
+/// \p expr at the given values of its dimensions and symbols; nullopt on
+/// overflow or a divisor that is not positive.
+static std::optional<int64_t> evaluateAffine(AffineExpr expr, ArrayRef<int64_t> dims,
+                                             ArrayRef<int64_t> symbols) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constant.getValue();
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dims[dim.getPosition()];
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return symbols[symbol.getPosition()];
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  std::optional<int64_t> lhs = evaluateAffine(binary.getLHS(), dims, symbols);
+  std::optional<int64_t> rhs = evaluateAffine(binary.getRHS(), dims, symbols);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  int64_t result;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return llvm::AddOverflow(*lhs, *rhs, result) ? std::nullopt : std::optional(result);
+  case AffineExprKind::Mul:
+    return llvm::MulOverflow(*lhs, *rhs, result) ? std::nullopt : std::optional(result);
+  case AffineExprKind::FloorDiv:
+    return *rhs > 0 ? std::optional(llvm::divideFloorSigned(*lhs, *rhs)) : std::nullopt;
+  case AffineExprKind::CeilDiv:
+    return *rhs > 0 ? std::optional(llvm::divideCeilSigned(*lhs, *rhs)) : std::nullopt;
+  case AffineExprKind::Mod:
+    return *rhs > 0 ? std::optional(llvm::mod(*lhs, *rhs)) : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The range of a linear \p flat expression (coefficients of \p values,
+/// then a constant): each term reaches its extremes independently.
+static std::optional<std::pair<int64_t, int64_t>>
+linearRange(ArrayRef<int64_t> flat, ArrayRef<IvValues> values) {
+  __int128 low = flat.back(), high = flat.back();
+  for (auto [coefficient, value] : llvm::zip(flat.drop_back(), values)) {
+    __int128 a = __int128(coefficient) * value.first, b = __int128(coefficient) * value.last;
+    low += std::min(a, b);
+    high += std::max(a, b);
+  }
+  if (low < INT64_MIN || high > INT64_MAX)
+    return std::nullopt;
+  return std::pair<int64_t, int64_t>{int64_t(low), int64_t(high)};
+}
+
+/// The range of \p expr over every combination of the values its operands
+/// take (floordiv, ceildiv and mod make it other than linear), when there
+/// are at most 2^20 of them: counted, not bounded, so that it is exact.
+static std::optional<std::pair<int64_t, int64_t>>
+enumeratedRange(AffineExpr expr, unsigned numDims, ArrayRef<IvValues> values) {
+  SmallVector<unsigned> used;
+  int64_t points = 1;
+  for (auto [position, value] : llvm::enumerate(values)) {
+    bool isUsed = position < numDims ? expr.isFunctionOfDim(position)
+                                     : expr.isFunctionOfSymbol(position - numDims);
+    if (!isUsed)
+      continue;
+    used.push_back(position);
+    points *= value.count();
+    if (points > (int64_t(1) << 20))
+      return std::nullopt;
+  }
+  SmallVector<int64_t> current;
+  for (const IvValues &value : values)
+    current.push_back(value.first);
+  std::optional<std::pair<int64_t, int64_t>> range;
+  for (int64_t point = 0; point < points; ++point) {
+    std::optional<int64_t> v = evaluateAffine(
+        expr, ArrayRef(current).take_front(numDims), ArrayRef(current).drop_front(numDims));
+    if (!v)
+      return std::nullopt;
+    range = range ? std::pair{std::min(range->first, *v), std::max(range->second, *v)}
+                  : std::pair{*v, *v};
+    for (unsigned position : used) { // the next point, odometer-wise
+      const IvValues &value = values[position];
+      if ((current[position] += value.step) <= value.last)
+        break;
+      current[position] = value.first;
+    }
+  }
+  return range;
+}
+
 /// The range of indices \p op reaches along each dimension, where the
 /// enclosing ops up to the function are affine.for loops with constant
-/// bounds and the index is linear in their induction variables; nullopt
-/// otherwise, or where the access never runs (a loop without iterations).
+/// bounds and the map's operands are their induction variables or
+/// constants; nullopt otherwise, or where the access never runs (a loop
+/// without iterations).
 static std::optional<SmallVector<std::pair<int64_t, int64_t>>>
 exactIndexRanges(Operation *op, AffineMap map, ValueRange operands) {
-  llvm::DenseMap<Value, std::pair<int64_t, int64_t>> ivRange; // first, last
+  llvm::DenseMap<Value, IvValues> ivValues;
   for (Operation *parent = op->getParentOp(); !isa<func::FuncOp>(parent);
        parent = parent->getParentOp()) {
     auto loop = dyn_cast<affine::AffineForOp>(parent);
@@ -668,33 +763,30 @@ exactIndexRanges(Operation *op, AffineMap map, ValueRange operands) {
     if (upper <= lower)
       return std::nullopt; // never runs
     int64_t step = loop.getStepAsInt();
-    ivRange[loop.getInductionVar()] = {lower, lower + (upper - 1 - lower) / step * step};
+    ivValues[loop.getInductionVar()] = {lower, lower + (upper - 1 - lower) / step * step, step};
+  }
+  SmallVector<IvValues> values;
+  for (Value operand : operands) {
+    if (auto it = ivValues.find(operand); it != ivValues.end())
+      values.push_back(it->second);
+    else if (std::optional<int64_t> constant = getConstantIntValue(operand))
+      values.push_back({*constant, *constant, 1});
+    else
+      return std::nullopt;
   }
   SmallVector<std::pair<int64_t, int64_t>> ranges;
   for (AffineExpr result : map.getResults()) {
     SmallVector<int64_t> flat;
-    if (failed(getFlattenedAffineExpr(result, map.getNumDims(), map.getNumSymbols(),
-                                              &flat)) ||
-        flat.size() != operands.size() + 1)
-      return std::nullopt; // floordiv, mod: local variables
-    __int128 low = flat.back(), high = flat.back();
-    for (auto [coefficient, operand] : llvm::zip(llvm::ArrayRef(flat).drop_back(), operands)) {
-      if (coefficient == 0)
-        continue;
-      std::pair<int64_t, int64_t> range;
-      if (auto it = ivRange.find(operand); it != ivRange.end())
-        range = it->second;
-      else if (std::optional<int64_t> constant = getConstantIntValue(operand))
-        range = {*constant, *constant};
-      else
-        return std::nullopt;
-      __int128 a = __int128(coefficient) * range.first, b = __int128(coefficient) * range.second;
-      low += std::min(a, b);
-      high += std::max(a, b);
-    }
-    if (low < INT64_MIN || high > INT64_MAX)
+    std::optional<std::pair<int64_t, int64_t>> range;
+    if (succeeded(getFlattenedAffineExpr(result, map.getNumDims(), map.getNumSymbols(),
+                                         &flat)) &&
+        flat.size() == operands.size() + 1)
+      range = linearRange(flat, values);
+    else // floordiv, ceildiv, mod: local variables
+      range = enumeratedRange(result, map.getNumDims(), values);
+    if (!range)
       return std::nullopt;
-    ranges.push_back({int64_t(low), int64_t(high)});
+    ranges.push_back(*range);
   }
   return ranges;
 }

@@ -598,6 +598,17 @@ int MeasurementChild::run() {
                     "the candidate's output differs from the naive reference: " +
                         report.candidate.output.firstMismatch);
     }
+    // LLVM takes memory fresh from malloc for undefined, so a variant that
+    // reads it before writing it may fold to a constant whatever the fill,
+    // and agree with the reference's 0x00 run by chance (CIRCT's test
+    // returning a load of a bare memref.alloc). The reference's heap is
+    // opaque, so it cannot fold so: its 0xff run tells.
+    auto folded = [](const Variant &variant) {
+      return variant.compiled.kernel->entryDoesNothing();
+    };
+    if (!folded(reference) && (folded(candidate) || (baseline && folded(*baseline))))
+      if (std::optional<std::string> why = referenceIsUndefined(reference))
+        return finish(RunStatus::InvalidInput, *why);
   } else {
     report.candidate.output.reason = "disabled with --no-check";
     if (baseline)

@@ -193,9 +193,11 @@ mlir::Operation *affineLoopWithoutBounds(mlir::ModuleOp module);
 /// index past its memref's static shape, as written (a load there may be
 /// harmless: HLS frontends pad by loading at -1 and selecting): one
 /// whose enclosing ops are all affine.for loops with constant bounds (no
-/// condition can guard it), indexed by a linear combination of their
-/// induction variables and constants, so that the indices it reaches are
-/// known exactly (a SODA-OPT test looped 0 to 4 over a memref<2x2xf32>).
+/// condition can guard it), indexed by their induction variables and
+/// constants, so that the indices it reaches are known exactly: in closed
+/// form where the index is linear (a SODA-OPT test looped 0 to 4 over a
+/// memref<2x2xf32>), else counted where it takes at most 2^20 values
+/// (Accera's `j floordiv 2 + 1` reached 8 in a memref<8xf32>).
 /// Such a kernel is undefined: its output cannot be checked.
 std::optional<PassHazard> staticOutOfBoundsAccess(mlir::func::FuncOp entry);
 
