@@ -1175,6 +1175,13 @@ static bool isSparseTensor(Type type) {
          tensor.getEncoding().getDialect().getNamespace() == "sparse_tensor";
 }
 
+/// An op of a GPU dialect: a kernel launch, a gpu.module, a thread id, an
+/// NVVM or ROCDL intrinsic (which x86's backend cannot select).
+static bool isGpuOp(Operation *op) {
+  return llvm::is_contained({"gpu", "nvgpu", "nvvm", "amdgpu", "rocdl"},
+                            op->getName().getDialectNamespace());
+}
+
 std::string refusalReason(ModuleOp module) {
   Operation *user = nullptr;
   Type sparse;
@@ -1192,7 +1199,7 @@ std::string refusalReason(ModuleOp module) {
     if (auto function = dyn_cast<FunctionOpInterface>(op))
       found = found || check(op, function.getArgumentTypes()) ||
               check(op, function.getResultTypes());
-    if (isa<ml_program::GlobalStoreOp>(op) && !found) {
+    if ((isa<ml_program::GlobalStoreOp>(op) || isGpuOp(op)) && !found) {
       user = op;
       found = true;
     }
@@ -1204,6 +1211,10 @@ std::string refusalReason(ModuleOp module) {
   if (!where.empty())
     where += ": ";
   std::string op = "'" + user->getName().getStringRef().str() + "'";
+  if (isGpuOp(user))
+    return where + op + " is GPU code (OneFlow and IREE emit such modules): mqss selects, "
+           "lowers and measures pipelines for the host CPU, where GPU kernels do not run. "
+           "Lower them with MLIR's GPU pipelines (mlir-opt-19 --gpu-lower-to-nvvm-pipeline)";
   if (!sparse)
     return where + op + " updates a mutable ml_program global: MLIR 19's bufferization "
            "stores a fresh, uninitialized buffer into the global instead of the value (an "

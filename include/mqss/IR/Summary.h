@@ -202,12 +202,15 @@ mlir::Operation *affineLoopWithoutBounds(mlir::ModuleOp module);
 std::optional<PassHazard> staticOutOfBoundsAccess(mlir::func::FuncOp entry);
 
 /// Why mqss refuses \p module, naming where; empty when it does not. Its
-/// pipelines would silently change what such a module computes:
+/// pipelines would silently change what such a module computes, or could
+/// not run it at all:
 /// - sparse tensors (a #sparse_tensor.encoding): mqss's stages are for dense
 ///   code, and one-shot bufferization would make the tensor a dense memref
 ///   (MLIR's sparsifier is the way to compile it);
 /// - ml_program.global_store of a tensor: MLIR 19's bufferization stores a
-///   fresh, uninitialized buffer into the global instead of the value.
+///   fresh, uninitialized buffer into the global instead of the value;
+/// - GPU code (an op of the gpu, nvgpu, nvvm, amdgpu or rocdl dialects),
+///   which cannot run on the host.
 std::string refusalReason(mlir::ModuleOp module);
 
 /// executedOps() of functions by name, for callees only declared where
