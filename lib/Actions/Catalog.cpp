@@ -81,14 +81,17 @@ llvm::Error keepsDependences(mlir::ModuleOp module) {
 /// of loop-carried values, as in recursive filters): found by the sweep.
 /// And where two iter_args start from one value, the cleanup loop of an
 /// unroll with a remainder starts both from the same result (found by an
-/// action-level scan, on buddy-mlir's unrolled sgemm).
+/// action-level scan, on buddy-mlir's unrolled sgemm). And on a loop
+/// `4 to %n` with %n below 4, the cleanup loop starts at (%n floordiv 4) * 4,
+/// below the lower bound, and runs iterations the loop never would (found by
+/// a random loop-program generator).
 bool unrollable(const IRSummary &s) {
   return s.numAffineFor > 0 && s.numAffineForForwardingIterArgs == 0 &&
-         s.numAffineForSharedInits == 0;
+         s.numAffineForSharedInits == 0 && s.numAffineForMaybeEmptyFromAbove == 0;
 }
 bool unrollJammable(const IRSummary &s) {
   return s.maxAffineDepth >= 2 && s.numAffineForForwardingIterArgs == 0 &&
-         s.numAffineForSharedInits == 0;
+         s.numAffineForSharedInits == 0 && s.numAffineForMaybeEmptyFromAbove == 0;
 }
 /// affine-loop-fusion and affine-data-copy-generate track memref dependences
 /// only; a value carried out of a loop (a scalar reduction) is not one. The
@@ -353,8 +356,13 @@ bool vectorizable(const IRSummary &s) {
 }
 bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }
 /// scf-for-loop-peeling divides by the step: a step only known at run time
-/// (0 where a caller leaves it so) ends the process with SIGFPE.
-bool peelable(const IRSummary &s) { return s.numScfFor > 0 && s.allScfForStepsConstant; }
+/// (0 where a caller leaves it so) ends the process with SIGFPE. On a loop
+/// `4 to %n step 3` with %n below 4, the split point falls below the lower
+/// bound, and the peeled loop runs an iteration the loop never would (found
+/// by a random loop-program generator).
+bool peelable(const IRSummary &s) {
+  return s.numScfFor > 0 && s.allScfForStepsConstant && s.numScfForMaybeEmptyFromAbove == 0;
+}
 bool hasTensorEmpty(const IRSummary &s) { return s.numTensorEmpty > 0; }
 bool hasTensorSlices(const IRSummary &s) {
   return s.opCount("tensor.extract_slice") + s.opCount("tensor.insert_slice") > 0;

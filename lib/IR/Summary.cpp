@@ -948,9 +948,13 @@ IRSummary summarize(ModuleOp module) {
     s.numVectorOps += c.isVector;
     s.numScfFor += c.isScfFor;
     if (c.isScfFor) {
-      std::optional<int64_t> step = getConstantIntValue(cast<scf::ForOp>(op).getStep());
+      auto forOp = cast<scf::ForOp>(op);
+      std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
       if (!step || *step <= 0)
         s.allScfForStepsConstant = false;
+      std::optional<int64_t> lower = getConstantIntValue(forOp.getLowerBound());
+      s.numScfForMaybeEmptyFromAbove +=
+          !getConstantIntValue(forOp.getUpperBound()) && (!lower || *lower != 0);
     }
     s.numParallelLoops += c.isParallelLoop;
     if (c.isLoopLike) {
@@ -986,6 +990,11 @@ IRSummary summarize(ModuleOp module) {
         ++s.numAffineFor;
         if (!forOp.hasConstantBounds())
           s.allAffineBoundsConstant = false;
+        AffineMap lower = forOp.getLowerBoundMap(), upper = forOp.getUpperBoundMap();
+        s.numAffineForMaybeEmptyFromAbove +=
+            !(upper.isSingleConstant() ||
+              affine::getConstantTripCount(forOp).has_value()) &&
+            !(lower.isSingleConstant() && lower.getSingleConstantResult() == 0);
         if (s.allAffineTripsConstant && !tripCountIsConstant(forOp))
           s.allAffineTripsConstant = false;
         s.maxAffineDepth = std::max(s.maxAffineDepth, depth.second);

@@ -164,12 +164,14 @@ llvm::Expected<std::vector<const Action *>> plan(mlir::ModuleOp module, Policy &
       failedHere.clear();
       continue;
     }
+    // A refused action (its precondition does not hold) left the module as
+    // it was, and is decided again without it: the policy may propose it
+    // after every step, so refusals neither count as failures nor need a
+    // rebuild. A failed pass may have left the module half rewritten.
     bool forced = step == 0 && observer.forcedFirst;
-    if (!observer.restart || forced || ++failures > kMaxFailedActions)
-      return std::move(error);
-    // A refused action left the module as it was; a failed pass may have
-    // left it half rewritten, so it is rebuilt.
     bool untouched = error.isA<ActionRefused>();
+    if (forced || (!untouched && (!observer.restart || ++failures > kMaxFailedActions)))
+      return std::move(error);
     llvm::consumeError(std::move(error));
     llvm::append_range(failedHere, actionsFailingWith(*decision.action));
     actions.pop_back();

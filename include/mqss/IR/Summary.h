@@ -97,6 +97,11 @@ struct IRSummary {
   bool innermostAffineStepsOne = true;
   /// Whether every scf.for steps by a positive constant.
   bool allScfForStepsConstant = true;
+  /// Loops whose upper bound is known only at run time (or from an outer
+  /// loop) while the lower one is not 0: `4 to %n`, `1 to %i`, which may
+  /// run zero times from above (the upper bound below the lower one).
+  unsigned numAffineForMaybeEmptyFromAbove = 0;
+  unsigned numScfForMaybeEmptyFromAbove = 0;
   /// Affine loads and stores inside an scf loop (for, while, parallel),
   /// whose back edges affine analyses do not see.
   unsigned numAffineMemoryOpsInScfLoops = 0;
