@@ -419,18 +419,26 @@ bool elementwiseTiles(const IRSummary &s) {
                       {M, N}, true);
 }
 
-/// The op producing a returned tensor is linalg with at least two parallel
-/// loops divisible by the tile sizes.
+/// The op producing a function's (first) returned tensor, which the
+/// schedule tiles, is linalg whose first two loops are parallel and
+/// divisible by the tile sizes. Were one of them a reduction, the fusion
+/// would pull its init (a linalg.fill) into the reduction's tile loop and
+/// restart the sum at every tile (found by a random program generator; the
+/// rule looked at any op before).
 template <int64_t A, int64_t B>
 bool tileFuseTiles(const IRSummary &s) {
   if (!s.hasTensors)
     return false;
-  for (const LinalgOpInfo &op : s.linalgOps)
-    if (op.onTensors && op.numParallel >= 2 && op.allStatic() &&
-        op.loopRanges[0] % A == 0 && op.loopRanges[1] % B == 0 &&
-        op.loopRanges[0] > A)
-      return true;
-  return false;
+  bool found = false;
+  for (const LinalgOpInfo &op : s.linalgOps) {
+    if (!op.producesFirstReturned)
+      continue;
+    if (!op.onTensors || op.leadingParallel < 2)
+      return false;
+    found |= op.allStatic() && op.loopRanges[0] % A == 0 && op.loopRanges[1] % B == 0 &&
+             op.loopRanges[0] > A;
+  }
+  return found;
 }
 
 /// A static matmul or batch_matmul on tensors (not a complex one: MLIR 19's

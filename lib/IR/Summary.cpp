@@ -214,6 +214,14 @@ static LinalgOpInfo describeLinalg(linalg::LinalgOp op) {
   auto ranges = op.getStaticLoopRanges();
   info.loopRanges.assign(ranges.begin(), ranges.end());
   info.onTensors = op.hasPureTensorSemantics();
+  for (utils::IteratorType type : op.getIteratorTypesArray()) {
+    if (type != utils::IteratorType::parallel)
+      break;
+    ++info.leadingParallel;
+  }
+  info.producesFirstReturned = llvm::any_of(op->getUses(), [](OpOperand &use) {
+    return isa<func::ReturnOp>(use.getOwner()) && use.getOperandNumber() == 0;
+  });
   info.hasUnitDim = llvm::is_contained(info.loopRanges, 1);
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
     Block *body = generic.getBody();
@@ -481,6 +489,34 @@ std::optional<PassHazard> affineFusionHazard(ModuleOp module) {
                                "without the buffer's old values"};
           return WalkResult::interrupt();
         }
+      }
+    // A buffer read by one nest and overwritten by a later one (write after
+    // read): the fused slice of the earlier nest, recomputed inside the
+    // later one, reads the new values (found by a random loop-program
+    // generator: `a[i] = 2 * x[i]` then `x[i] = a[i - 1]`).
+    for (unsigned later = 1; later < nests.size(); ++later)
+      for (unsigned earlier = 0; earlier < later; ++earlier)
+        for (Value memref : written[later])
+          if (read[earlier].contains(memref) && !written[earlier].contains(memref)) {
+            found = PassHazard{nests[later],
+                               "this nest overwrites a buffer that an earlier sibling nest "
+                               "reads: MLIR 19's affine-loop-fusion ignores that order "
+                               "(a write after a read) and may recompute the earlier nest "
+                               "from the new values"};
+            return WalkResult::interrupt();
+          }
+    // A buffer freed between nests: fusion moves a nest that uses it past
+    // its memref.dealloc (data-copy leaves such deallocs).
+    for (auto dealloc : block->getOps<memref::DeallocOp>())
+      for (auto [index, nest] : llvm::enumerate(nests)) {
+        Value memref = dealloc.getMemref();
+        if (!nest->isBeforeInBlock(dealloc) || !dealloc->isBeforeInBlock(nests.back()) ||
+            (!read[index].contains(memref) && !written[index].contains(memref)))
+          continue;
+        found = PassHazard{dealloc, "this frees a buffer that a sibling nest before it uses, "
+                                    "with nests after it: MLIR 19's affine-loop-fusion may "
+                                    "move that nest past the dealloc (a use after free)"};
+        return WalkResult::interrupt();
       }
     return WalkResult::advance();
   });

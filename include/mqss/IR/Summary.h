@@ -38,6 +38,10 @@ struct LinalgOpInfo {
   std::vector<int64_t> loopRanges;
   unsigned numParallel = 0;
   unsigned numReduction = 0;
+  /// Parallel loops before the first reduction one (or all).
+  unsigned leadingParallel = 0;
+  /// A result is what its function returns first.
+  bool producesFirstReturned = false;
   bool onTensors = false;
   bool hasUnitDim = false;
   /// An operand's elements are narrower than a byte (i1 masks): vectorized,
