@@ -10,7 +10,6 @@
 #include "mlir/Dialect/Affine/Analysis/NestedMatcher.h"
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Affine/IR/AffineValueMap.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -115,32 +114,6 @@ llvm::Error fusesSafely(mlir::ModuleOp module) {
 llvm::Error copiesEveryAccess(mlir::ModuleOp module) {
   return refusedFor(affineAliasHazard(module, NestScope::Each));
 }
-/// How affine access \p access moves along \p loop, when not by 0 or 1
-/// element per iteration in one subscript: "" when it does.
-std::string accessStrideAlong(mlir::Operation *access, mlir::affine::AffineForOp loop) {
-  mlir::affine::AffineValueMap accessMap;
-  mlir::affine::MemRefAccess(access).getAccessMap(&accessMap);
-  mlir::AffineMap map = accessMap.getAffineMap();
-  for (unsigned position = 0; position < accessMap.getNumOperands(); ++position) {
-    if (accessMap.getOperand(position) != loop.getInductionVar())
-      continue;
-    if (position >= map.getNumDims())
-      return "takes the loop's variable as a symbol";
-    for (mlir::AffineExpr result : map.getResults()) {
-      if (!result.isFunctionOfDim(position))
-        continue;
-      llvm::SmallVector<int64_t> flat;
-      if (!result.isPureAffine() ||
-          failed(mlir::getFlattenedAffineExpr(result, map.getNumDims(), map.getNumSymbols(),
-                                              &flat)))
-        return "divides the loop's variable (floordiv, mod)";
-      if (flat[position] != 1)
-        return llvm::formatv("moves by {0} elements per iteration", flat[position]).str();
-    }
-  }
-  return "";
-}
-
 /// The loops MLIR 19's affine-super-vectorize (one dimension) vectorizes
 /// and what would go wrong there. Of the parallel loops whose body it can
 /// vectorize it takes, in each nest, the innermost (it tries inner matches
@@ -197,15 +170,12 @@ std::optional<PassHazard> vectorizedLoopHazard(mlir::ModuleOp module, int64_t wi
       bool store = llvm::isa<mlir::affine::AffineWriteOpInterface>(access);
       if (!store && !llvm::isa<mlir::affine::AffineReadOpInterface>(access))
         return mlir::WalkResult::advance();
-      std::string stride = accessStrideAlong(access, loop);
-      bool invariant = llvm::none_of(access->getOperands(), [&](mlir::Value operand) {
-        return operand == loop.getInductionVar();
-      });
-      if (!stride.empty())
-        hazard = PassHazard{access, vectorized + "and this access " + stride +
+      AccessMotion motion = accessMotionAlong(access, loop);
+      if (!motion.irregular.empty())
+        hazard = PassHazard{access, vectorized + "and this access " + motion.irregular +
                                         " along it, where the vectorizer reads and writes "
                                         "contiguous lanes"};
-      else if (store && invariant)
+      else if (store && !motion.moves)
         hazard = PassHazard{access, vectorized + "and this store does not move along it: the "
                                                  "vectorizer fails on it and corrupts the heap"};
       return hazard ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();

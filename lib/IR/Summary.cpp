@@ -79,25 +79,19 @@ Stage IRSummary::stage() const {
 
 static bool isTensor(Type type) { return isa<TensorType>(type); }
 
-/// Whether affine access \p op moves along its nearest affine.for other
-/// than by 0 or 1 element per iteration: a coefficient of the loop's iv
-/// beyond 0 and 1 (`a[2 * i]`, `a[31 - i]`), or the iv under floordiv, mod
-/// or ceildiv (`a[i floordiv 2]`).
-static bool stridesAlongNearestLoop(Operation *op) {
-  auto loop = op->getParentOfType<affine::AffineForOp>();
-  if (!loop)
-    return false;
-  // Composed with the affine.apply ops feeding it, as
-  // convert-linalg-to-affine-loops leaves them.
-  affine::AffineValueMap access;
-  affine::MemRefAccess(op).getAccessMap(&access);
-  AffineMap map = access.getAffineMap();
-  Value iv = loop.getInductionVar();
-  for (unsigned position = 0; position < access.getNumOperands(); ++position) {
-    if (access.getOperand(position) != iv)
+AccessMotion accessMotionAlong(Operation *access, affine::AffineForOp loop) {
+  affine::AffineValueMap accessMap;
+  affine::MemRefAccess(access).getAccessMap(&accessMap);
+  AffineMap map = accessMap.getAffineMap();
+  AccessMotion motion;
+  for (unsigned position = 0; position < accessMap.getNumOperands(); ++position) {
+    if (accessMap.getOperand(position) != loop.getInductionVar())
       continue;
-    if (position >= map.getNumDims())
-      return true; // the iv as a symbol: not analysed
+    motion.moves = true;
+    if (position >= map.getNumDims()) {
+      motion.irregular = "takes the loop's variable as a symbol";
+      return motion;
+    }
     for (AffineExpr result : map.getResults()) {
       if (!result.isFunctionOfDim(position))
         continue;
@@ -110,13 +104,25 @@ static bool stridesAlongNearestLoop(Operation *op) {
       });
       SmallVector<int64_t> flat;
       if (divided ||
-          failed(getFlattenedAffineExpr(result, map.getNumDims(), map.getNumSymbols(), &flat)))
-        return true;
-      if (flat[position] != 0 && flat[position] != 1)
-        return true;
+          failed(getFlattenedAffineExpr(result, map.getNumDims(), map.getNumSymbols(), &flat))) {
+        motion.irregular = "divides the loop's variable (floordiv, ceildiv, mod)";
+        return motion;
+      }
+      if (flat[position] != 0 && flat[position] != 1) {
+        motion.irregular =
+            llvm::formatv("moves by {0} elements per iteration", flat[position]).str();
+        return motion;
+      }
     }
   }
-  return false;
+  return motion;
+}
+
+/// Whether affine access \p op moves along its nearest affine.for other
+/// than by 0 or 1 element per iteration (see AccessMotion).
+static bool stridesAlongNearestLoop(Operation *op) {
+  auto loop = op->getParentOfType<affine::AffineForOp>();
+  return loop && !accessMotionAlong(op, loop).irregular.empty();
 }
 
 /// Iterations of \p forOp when its bounds are constants.
@@ -729,13 +735,21 @@ static std::optional<int64_t> evaluateAffine(AffineExpr expr, ArrayRef<int64_t> 
   }
 }
 
+/// The values of each operand of an access map, where known: nullopt for
+/// one that is neither a loop's induction variable nor a constant.
+using OperandValues = ArrayRef<std::optional<IvValues>>;
+
 /// The range of a linear \p flat expression (coefficients of \p values,
 /// then a constant): each term reaches its extremes independently.
-static std::optional<std::pair<int64_t, int64_t>>
-linearRange(ArrayRef<int64_t> flat, ArrayRef<IvValues> values) {
+static std::optional<std::pair<int64_t, int64_t>> linearRange(ArrayRef<int64_t> flat,
+                                                              OperandValues values) {
   __int128 low = flat.back(), high = flat.back();
   for (auto [coefficient, value] : llvm::zip(flat.drop_back(), values)) {
-    __int128 a = __int128(coefficient) * value.first, b = __int128(coefficient) * value.last;
+    if (coefficient == 0)
+      continue;
+    if (!value)
+      return std::nullopt;
+    __int128 a = __int128(coefficient) * value->first, b = __int128(coefficient) * value->last;
     low += std::min(a, b);
     high += std::max(a, b);
   }
@@ -748,7 +762,7 @@ linearRange(ArrayRef<int64_t> flat, ArrayRef<IvValues> values) {
 /// take (floordiv, ceildiv and mod make it other than linear), when there
 /// are at most 2^20 of them: counted, not bounded, so that it is exact.
 static std::optional<std::pair<int64_t, int64_t>>
-enumeratedRange(AffineExpr expr, unsigned numDims, ArrayRef<IvValues> values) {
+enumeratedRange(AffineExpr expr, unsigned numDims, OperandValues values) {
   SmallVector<unsigned> used;
   int64_t points = 1;
   for (auto [position, value] : llvm::enumerate(values)) {
@@ -756,14 +770,16 @@ enumeratedRange(AffineExpr expr, unsigned numDims, ArrayRef<IvValues> values) {
                                      : expr.isFunctionOfSymbol(position - numDims);
     if (!isUsed)
       continue;
+    if (!value)
+      return std::nullopt;
     used.push_back(position);
-    points *= value.count();
+    points *= value->count();
     if (points > (int64_t(1) << 20))
       return std::nullopt;
   }
-  SmallVector<int64_t> current;
-  for (const IvValues &value : values)
-    current.push_back(value.first);
+  SmallVector<int64_t> current; // unknown operands are unused: any value
+  for (const std::optional<IvValues> &value : values)
+    current.push_back(value ? value->first : 0);
   std::optional<std::pair<int64_t, int64_t>> range;
   for (int64_t point = 0; point < points; ++point) {
     std::optional<int64_t> v = evaluateAffine(
@@ -773,7 +789,7 @@ enumeratedRange(AffineExpr expr, unsigned numDims, ArrayRef<IvValues> values) {
     range = range ? std::pair{std::min(range->first, *v), std::max(range->second, *v)}
                   : std::pair{*v, *v};
     for (unsigned position : used) { // the next point, odometer-wise
-      const IvValues &value = values[position];
+      const IvValues &value = *values[position];
       if ((current[position] += value.step) <= value.last)
         break;
       current[position] = value.first;
@@ -784,7 +800,7 @@ enumeratedRange(AffineExpr expr, unsigned numDims, ArrayRef<IvValues> values) {
 
 /// The range of indices \p op reaches along each dimension, where the
 /// enclosing ops up to the function are affine.for loops with constant
-/// bounds and the map's operands are their induction variables or
+/// bounds and the index uses only their induction variables and
 /// constants; nullopt otherwise, or where the access never runs (a loop
 /// without iterations).
 static std::optional<SmallVector<std::pair<int64_t, int64_t>>>
@@ -801,14 +817,14 @@ exactIndexRanges(Operation *op, AffineMap map, ValueRange operands) {
     int64_t step = loop.getStepAsInt();
     ivValues[loop.getInductionVar()] = {lower, lower + (upper - 1 - lower) / step * step, step};
   }
-  SmallVector<IvValues> values;
+  SmallVector<std::optional<IvValues>> values;
   for (Value operand : operands) {
     if (auto it = ivValues.find(operand); it != ivValues.end())
       values.push_back(it->second);
     else if (std::optional<int64_t> constant = getConstantIntValue(operand))
-      values.push_back({*constant, *constant, 1});
+      values.push_back(IvValues{*constant, *constant, 1});
     else
-      return std::nullopt;
+      values.push_back(std::nullopt);
   }
   SmallVector<std::pair<int64_t, int64_t>> ranges;
   for (AffineExpr result : map.getResults()) {

@@ -21,6 +21,9 @@
 namespace mlir::func {
 class FuncOp;
 } // namespace mlir::func
+namespace mlir::affine {
+class AffineForOp;
+} // namespace mlir::affine
 
 namespace mqss {
 
@@ -151,6 +154,20 @@ struct PassHazard {
   mlir::Operation *op;
   std::string why;
 };
+
+/// How an affine load or store moves along an enclosing affine.for, its map
+/// composed with the affine.apply ops feeding it (as
+/// convert-linalg-to-affine-loops leaves them).
+struct AccessMotion {
+  /// The loop's induction variable reaches one of its indices.
+  bool moves = false;
+  /// How it moves other than by 0 or 1 element per iteration (a coefficient
+  /// of 2 or -1, the variable under floordiv, mod or ceildiv, or as a
+  /// symbol), which MLIR 19's super-vectorizer reads and writes as
+  /// contiguous lanes; empty when it does not.
+  std::string irregular;
+};
+AccessMotion accessMotionAlong(mlir::Operation *access, mlir::affine::AffineForOp loop);
 
 /// Sibling affine nests (two or more affine.for in one block) that MLIR 19's
 /// affine-loop-fusion miscompiles, found by a sweep of upstream's own fusion
