@@ -76,6 +76,13 @@ llvm::Error keepsDependences(mlir::ModuleOp module) {
           " runs backwards along one of its loops: tiling or unroll-and-jam "
           "would compute something else");
 }
+/// And, for unroll-and-jam of an imperfect nest, no dependence between the
+/// loop's iterations at all (see affineUnrollJamHazard).
+llvm::Error jamsSafely(mlir::ModuleOp module) {
+  if (llvm::Error error = keepsDependences(module))
+    return error;
+  return refusedFor(affineUnrollJamHazard(module));
+}
 /// MLIR 19's unrollers mis-map a yield that forwards an iter_arg (a rotation
 /// of loop-carried values, as in recursive filters): found by the sweep.
 /// And where two iter_args start from one value, the cleanup loop of an
@@ -111,8 +118,12 @@ llvm::Error fusesSafely(mlir::ModuleOp module) {
 }
 /// affine-data-copy-generate only where every dependence is between affine
 /// accesses through one name (see affineAliasHazard).
+/// And where it would write back elements the kernel never wrote (see
+/// affineCopyOutHazard).
 llvm::Error copiesEveryAccess(mlir::ModuleOp module) {
-  return refusedFor(affineAliasHazard(module, NestScope::Each));
+  if (std::optional<PassHazard> hazard = affineAliasHazard(module, NestScope::Each))
+    return refusedFor(hazard);
+  return refusedFor(affineCopyOutHazard(module));
 }
 /// The loops MLIR 19's affine-super-vectorize (one dimension) vectorizes
 /// and what would go wrong there. Of the parallel loops whose body it can
@@ -480,8 +491,8 @@ const Action kCatalog[] = {
   {"loops.unroll-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=2})", unrollable, "unroll innermost affine loops by 2"},
   {"loops.unroll-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=4})", unrollable, "unroll innermost affine loops by 4"},
   {"loops.unroll-8", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll{unroll-factor=8})", unrollable, "unroll innermost affine loops by 8"},
-  {"loops.unroll-jam-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=2})", unrollJammable, "unroll-and-jam outer affine loops by 2", 3, keepsDependences},
-  {"loops.unroll-jam-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=4})", unrollJammable, "unroll-and-jam outer affine loops by 4", 3, keepsDependences},
+  {"loops.unroll-jam-2", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=2})", unrollJammable, "unroll-and-jam outer affine loops by 2", 3, jamsSafely},
+  {"loops.unroll-jam-4", Stage::Loops, P, C::Unroll, "func.func(affine-loop-unroll-jam{unroll-jam-factor=4})", unrollJammable, "unroll-and-jam outer affine loops by 4", 3, jamsSafely},
   {"loops.vectorize-4", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=4})", vectorizable<4>, "affine super-vectorizer, 4 lanes", 3, vectorizesEveryAccess<4>},
   {"loops.vectorize-8", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=8})", vectorizable<8>, "affine super-vectorizer, 8 lanes", 3, vectorizesEveryAccess<8>},
   {"loops.vectorize-16", Stage::Loops, P, C::Vectorize, "func.func(affine-super-vectorize{virtual-vector-size=16})", vectorizable<16>, "affine super-vectorizer, 16 lanes", 3, vectorizesEveryAccess<16>},

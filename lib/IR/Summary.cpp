@@ -22,7 +22,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -400,6 +402,46 @@ Operation *affineNestWithBackwardDependence(ModuleOp module) {
       return;
     if (!bandPermutable(loop))
       found = loop;
+  });
+  return found;
+}
+
+/// The sub-blocks MLIR 19's unroll-and-jam copies together: the runs of ops
+/// other than affine.for in \p block and, recursively, in the bodies of
+/// the affine.for ops between them.
+static unsigned jamSubBlocks(Block &block) {
+  unsigned count = 0;
+  bool inRun = false;
+  for (Operation &op : block.without_terminator()) {
+    if (auto loop = dyn_cast<affine::AffineForOp>(op)) {
+      count += jamSubBlocks(*loop.getBody());
+      inRun = false;
+    } else if (!inRun) {
+      ++count;
+      inRun = true;
+    }
+  }
+  return count;
+}
+
+std::optional<PassHazard> affineUnrollJamHazard(ModuleOp module) {
+  std::optional<PassHazard> found;
+  module.walk([&](func::FuncOp function) {
+    if (found || function.isExternal() || function.front().empty())
+      return;
+    // The pass takes the function's first op, when it is a loop.
+    auto loop = dyn_cast<affine::AffineForOp>(function.front().front());
+    if (!loop || jamSubBlocks(*loop.getBody()) < 2)
+      return;
+    // The dependence analysis reports what it cannot analyse as errors,
+    // and then answers conservatively.
+    ScopedDiagnosticHandler quiet(module.getContext(), [](Diagnostic &) { return success(); });
+    if (affine::isLoopParallel(loop))
+      return;
+    found = PassHazard{loop, "unroll-and-jam would interleave the loops and ops in this "
+                             "loop's body across its iterations, and a dependence runs "
+                             "between its iterations (MLIR 19's affine-loop-unroll-jam "
+                             "does not check)"};
   });
   return found;
 }
@@ -841,6 +883,251 @@ exactIndexRanges(Operation *op, AffineMap map, ValueRange operands) {
     ranges.push_back(*range);
   }
   return ranges;
+}
+
+/// Calls \p visit at each iteration of \p loops (outermost first, each
+/// enclosing the next), with the values of their induction variables in
+/// \p values: each loop's bounds evaluated at the values of the loops
+/// outside it. False when a bound uses anything else (a symbol, another
+/// op's result) or past \p budget iterations, or when \p visit is.
+static bool forEachIteration(ArrayRef<affine::AffineForOp> loops,
+                             llvm::DenseMap<Value, int64_t> &values, int64_t &budget,
+                             llvm::function_ref<bool()> visit) {
+  if (loops.empty())
+    return --budget >= 0 && visit();
+  affine::AffineForOp loop = loops.front();
+  auto bound = [&](AffineMap map, ValueRange operands,
+                   bool lower) -> std::optional<int64_t> {
+    SmallVector<int64_t> at;
+    for (Value operand : operands) {
+      if (auto it = values.find(operand); it != values.end())
+        at.push_back(it->second);
+      else if (std::optional<int64_t> constant = getConstantIntValue(operand))
+        at.push_back(*constant);
+      else
+        return std::nullopt;
+    }
+    std::optional<int64_t> result;
+    for (AffineExpr expr : map.getResults()) {
+      std::optional<int64_t> v = evaluateAffine(expr, ArrayRef(at).take_front(map.getNumDims()),
+                                                ArrayRef(at).drop_front(map.getNumDims()));
+      if (!v)
+        return std::nullopt;
+      result = !result ? *v : lower ? std::max(*result, *v) : std::min(*result, *v);
+    }
+    return result;
+  };
+  std::optional<int64_t> lower =
+      bound(loop.getLowerBoundMap(), loop.getLowerBoundOperands(), /*lower=*/true);
+  std::optional<int64_t> upper =
+      bound(loop.getUpperBoundMap(), loop.getUpperBoundOperands(), /*lower=*/false);
+  if (!lower || !upper)
+    return false;
+  for (int64_t iv = *lower; iv < *upper; iv += loop.getStepAsInt()) {
+    values[loop.getInductionVar()] = iv;
+    if (!forEachIteration(loops.drop_front(), values, budget, visit))
+      return false;
+  }
+  return true;
+}
+
+/// The affine.for loops enclosing \p op up to its function, outermost
+/// first; nullopt when another op encloses it.
+static std::optional<SmallVector<affine::AffineForOp>> enclosingLoops(Operation *op) {
+  SmallVector<affine::AffineForOp> loops;
+  for (Operation *parent = op->getParentOp(); !isa<FunctionOpInterface>(parent);
+       parent = parent->getParentOp()) {
+    auto loop = dyn_cast<affine::AffineForOp>(parent);
+    if (!loop)
+      return std::nullopt;
+    loops.insert(loops.begin(), loop);
+  }
+  return loops;
+}
+
+/// How many elements \p store writes, in closed form, where its indices
+/// are distinct induction variables of loops with constant bounds and step
+/// 1 (each plus a constant): the product of those loops' trip counts.
+/// Nullopt when it is not of that form.
+static std::optional<int64_t> elementsWrittenInBox(affine::AffineStoreOp store) {
+  std::optional<SmallVector<affine::AffineForOp>> loops = enclosingLoops(store);
+  if (!loops)
+    return std::nullopt;
+  llvm::DenseMap<Value, affine::AffineForOp> loopOf;
+  for (affine::AffineForOp loop : *loops) {
+    if (!loop.hasConstantBounds() ||
+        loop.getConstantUpperBound() <= loop.getConstantLowerBound())
+      return std::nullopt;
+    loopOf[loop.getInductionVar()] = loop;
+  }
+  AffineMap map = store.getAffineMap();
+  ValueRange operands = store.getMapOperands();
+  llvm::SmallPtrSet<Operation *, 4> used;
+  int64_t count = 1;
+  for (AffineExpr result : map.getResults()) {
+    SmallVector<int64_t> flat;
+    if (failed(getFlattenedAffineExpr(result, map.getNumDims(), map.getNumSymbols(), &flat)) ||
+        flat.size() != operands.size() + 1)
+      return std::nullopt;
+    unsigned ivs = 0;
+    for (auto [coefficient, operand] : llvm::zip(ArrayRef(flat).drop_back(), operands)) {
+      if (coefficient == 0 || getConstantIntValue(operand))
+        continue;
+      affine::AffineForOp loop = loopOf.lookup(operand);
+      if (!loop || coefficient != 1 || loop.getStepAsInt() != 1 || !used.insert(loop).second)
+        return std::nullopt;
+      ++ivs;
+      count *= loop.getConstantUpperBound() - loop.getConstantLowerBound();
+    }
+    if (ivs > 1)
+      return std::nullopt;
+  }
+  return count;
+}
+
+/// Whether \p stores, a buffer's only accesses in the range of ops
+/// affine-data-copy-generate copies for, write every element of the box
+/// it would write back: a reason why not (they write 24 of its 64
+/// elements, or mqss cannot tell), empty when they do.
+static std::string uncoveredCopyOut(ArrayRef<Operation *> stores) {
+  auto cannotTell = [](llvm::StringRef why) {
+    return ("mqss cannot tell whether its stores write every element of the box the copy "
+            "writes back (" +
+            why + ")")
+        .str();
+  };
+  // The box as the pass computes it: the union of the stores' regions,
+  // parametric in no loop (the range is at the function's top level).
+  SmallVector<int64_t> low, high; // per dimension, inclusive
+  for (Operation *op : stores) {
+    if (!isa<affine::AffineStoreOp>(op))
+      return cannotTell("a vector store");
+    affine::MemRefRegion region(op->getLoc());
+    SmallVector<int64_t> shape;
+    std::vector<SmallVector<int64_t, 4>> lbs;
+    SmallVector<int64_t> divisors;
+    if (failed(region.compute(op, /*loopDepth=*/0)) ||
+        !region.getConstantBoundingSizeAndShape(&shape, &lbs, &divisors))
+      return cannotTell("the region written has no constant bounds");
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      if (llvm::any_of(ArrayRef(lbs[d]).drop_back(), [](int64_t c) { return c != 0; }))
+        return cannotTell("the region written starts at a symbolic index");
+      int64_t first = llvm::divideFloorSigned(lbs[d].back(), divisors[d]);
+      int64_t last = first + shape[d] - 1;
+      if (low.size() <= d) {
+        low.push_back(first);
+        high.push_back(last);
+      } else {
+        low[d] = std::min(low[d], first);
+        high[d] = std::max(high[d], last);
+      }
+    }
+  }
+  int64_t volume = 1;
+  for (auto [first, last] : llvm::zip(low, high))
+    if (llvm::MulOverflow(volume, last - first + 1, volume))
+      return cannotTell("the box is too large");
+  auto uncovered = [&](int64_t count) {
+    return llvm::formatv("its stores write {0} of the {1} elements of the box the copy "
+                         "writes back: the rest would be uninitialized values",
+                         count, volume)
+        .str();
+  };
+  if (stores.size() == 1)
+    if (std::optional<int64_t> count =
+            elementsWrittenInBox(cast<affine::AffineStoreOp>(stores.front())))
+      return *count == volume ? "" : uncovered(*count);
+  // Else counted, element by element.
+  if (volume > (int64_t(1) << 22))
+    return cannotTell("the box has more than 2^22 elements");
+  llvm::BitVector written(volume);
+  int64_t budget = int64_t(1) << 20;
+  for (Operation *op : stores) {
+    auto store = cast<affine::AffineStoreOp>(op);
+    std::optional<SmallVector<affine::AffineForOp>> loops = enclosingLoops(op);
+    if (!loops)
+      return cannotTell("a store under an op other than affine.for");
+    AffineMap map = store.getAffineMap();
+    llvm::DenseMap<Value, int64_t> values;
+    bool enumerated = forEachIteration(*loops, values, budget, [&] {
+      SmallVector<int64_t> at;
+      for (Value operand : store.getMapOperands()) {
+        if (auto it = values.find(operand); it != values.end())
+          at.push_back(it->second);
+        else if (std::optional<int64_t> constant = getConstantIntValue(operand))
+          at.push_back(*constant);
+        else
+          return false;
+      }
+      int64_t index = 0;
+      for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+        std::optional<int64_t> v = evaluateAffine(expr, ArrayRef(at).take_front(map.getNumDims()),
+                                                  ArrayRef(at).drop_front(map.getNumDims()));
+        if (!v || *v < low[d] || *v > high[d])
+          return false;
+        index = index * (high[d] - low[d] + 1) + (*v - low[d]);
+      }
+      written.set(index);
+      return true;
+    });
+    if (!enumerated)
+      return cannotTell("more than 2^20 iterations, or bounds or indices other than "
+                        "constants and loop counters");
+  }
+  return written.all() ? "" : uncovered(written.count());
+}
+
+std::optional<PassHazard> affineCopyOutHazard(ModuleOp module) {
+  mlir::ScopedDiagnosticHandler quiet(module.getContext(),
+                                      [](Diagnostic &) { return success(); });
+  std::optional<PassHazard> found;
+  // The pass copies for each top-level affine.for and for each run of other
+  // ops between them.
+  auto check = [&](ArrayRef<Operation *> range) {
+    llvm::MapVector<Value, SmallVector<Operation *>> stores;
+    llvm::SmallPtrSet<Value, 8> read;
+    for (Operation *root : range)
+      root->walk([&](Operation *op) {
+        if (auto store = dyn_cast<affine::AffineWriteOpInterface>(op))
+          stores[store.getMemRef()].push_back(op);
+        else if (auto load = dyn_cast<affine::AffineReadOpInterface>(op))
+          read.insert(load.getMemRef());
+      });
+    for (auto &[memref, writes] : stores) {
+      if (read.contains(memref))
+        continue; // the copy-in brings the whole box
+      std::string why = uncoveredCopyOut(writes);
+      if (!why.empty()) {
+        found = PassHazard{writes.front(),
+                           "MLIR 19's affine-data-copy-generate would write this buffer "
+                           "back whole from a local copy it does not fill (this nest "
+                           "writes it and does not read it), and " +
+                               why};
+        return;
+      }
+    }
+  };
+  module.walk([&](func::FuncOp function) {
+    for (Block &block : function) {
+      SmallVector<Operation *> run;
+      for (Operation &op : block.without_terminator()) {
+        if (!isa<affine::AffineForOp>(op)) {
+          run.push_back(&op);
+          continue;
+        }
+        check(run);
+        run.clear();
+        check(&op);
+        if (found)
+          return WalkResult::interrupt();
+      }
+      check(run);
+      if (found)
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
 }
 
 std::optional<PassHazard> staticOutOfBoundsAccess(func::FuncOp entry) {

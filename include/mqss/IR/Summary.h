@@ -155,6 +155,17 @@ struct PassHazard {
   std::string why;
 };
 
+/// A loop MLIR 19's affine-loop-unroll-jam would jam wrongly: it takes each
+/// function's first op, when that is an affine.for, and runs the copies of
+/// each run of non-loop ops in its body (recursively through inner loops)
+/// side by side. Where the body holds more than one such run (an imperfect
+/// nest: two inner loops, an op before an inner loop) the copy for the next
+/// iteration then runs before the rest of this one, which is safe only when
+/// no dependence runs between its iterations (upstream's isLoopParallel).
+/// Found by a random loop-program generator. A perfect nest, a single run
+/// in its innermost body, is checked by affineNestWithBackwardDependence.
+std::optional<PassHazard> affineUnrollJamHazard(mlir::ModuleOp module);
+
 /// How an affine load or store moves along an enclosing affine.for, its map
 /// composed with the affine.apply ops feeding it (as
 /// convert-linalg-to-affine-loops leaves them).
@@ -208,6 +219,17 @@ enum class NestScope {
 /// vectorize a loop holding other memory ops.
 std::optional<PassHazard> affineAliasHazard(mlir::ModuleOp module, NestScope scope,
                                             bool nonAffine = true);
+
+/// A buffer MLIR 19's affine-data-copy-generate would write back wrongly.
+/// It copies for each top-level affine.for (and each run of other ops) in
+/// a function; a buffer written there but not read gets no copy-in, and
+/// the copy-out writes its whole bounding box back from the local buffer.
+/// Where the stores do not write every element of that box (an outer loop
+/// of step 3, a store at `2 * i`), the rest becomes uninitialized values.
+/// Found by a random loop-program generator. Exact: the box is the pass's
+/// own (MemRefRegion), the stores' elements are counted (at most 2^20
+/// iterations; past that, or where they cannot be counted, a hazard).
+std::optional<PassHazard> affineCopyOutHazard(mlir::ModuleOp module);
 
 /// The first affine.for with an empty lower or upper bound map, or null.
 /// MLIR 19's affine-data-copy-generate leaves such loops where it cannot
