@@ -289,6 +289,17 @@ void useNamedPipelines(RunRequest &request) {
     resolved.notes = std::move(leftOut);
     if (level)
       resolved.llvmOptLevel = level;
+    // actions: are applied one by one, as `apply` and the policy apply
+    // them: an action whose precondition refuses the IR it meets (where
+    // MLIR 19 would miscompile) fails the run instead of running.
+    if (llvm::StringRef list = spec.trim(); list.consume_front("actions:")) {
+      auto actions = parseActionList(list);
+      if (!actions)
+        return actions.takeError();
+      resolved.transform = [actions = std::move(*actions)](mlir::ModuleOp module) {
+        return applyActionsInTurn(module, actions);
+      };
+    }
     return resolved;
   };
 }

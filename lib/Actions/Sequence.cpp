@@ -256,4 +256,18 @@ llvm::Error applyAction(mlir::ModuleOp module, const Action &action) {
   return llvm::Error::success();
 }
 
+llvm::Error applyActionsInTurn(mlir::ModuleOp module, llvm::ArrayRef<const Action *> actions) {
+  if (auto preparation = prepareForStages(module); !preparation)
+    return preparation.takeError();
+  for (const Action *action : actions)
+    if (llvm::Error error = applyAction(module, *action)) {
+      bool refused = error.isA<ActionRefused>();
+      return llvm::make_error<PipelineError>(
+          PipelineFailure::PassFailed,
+          "action " + action->name.str() + (refused ? " refused: " : " failed: ") +
+              llvm::toString(std::move(error)));
+    }
+  return llvm::Error::success();
+}
+
 } // namespace mqss

@@ -67,6 +67,12 @@ bool refuses(const Action &action, mlir::ModuleOp module);
 /// An ActionRefused error when the action's precondition fails.
 llvm::Error applyAction(mlir::ModuleOp module, const Action &action);
 
+/// prepareForStages, then \p actions one by one with applyAction: what the
+/// pipeline text of `actions:` does, with each action's precondition
+/// checked on the IR it meets. A refusal or failure is a PipelineError
+/// (PassFailed) naming the action.
+llvm::Error applyActionsInTurn(mlir::ModuleOp module, llvm::ArrayRef<const Action *> actions);
+
 } // namespace mqss
 
 #endif // MQSS_ACTIONS_SEQUENCE_H
