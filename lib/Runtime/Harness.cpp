@@ -572,6 +572,10 @@ int MeasurementChild::run() {
     runOnce(*variant, /*collectOutputs=*/request.checkOutput);
   }
   if (request.checkOutput) {
+    // A wrong output is the candidate's, not that of the variant run last
+    // (the baseline) nor the reference's reruns: search and training take
+    // a failure in a baseline's or the reference's phase for the module's.
+    enterPhase("check:candidate");
     report.candidate.output =
         compareOutputs(reference.outputs, candidate.outputs, request.rtol);
     if (baseline) {
@@ -594,6 +598,7 @@ int MeasurementChild::run() {
                       "memory it does not own, such as an index past its buffer's bounds, or "
                       "memory it never wrote), so it cannot be checked: " +
                           report.candidate.output.firstMismatch);
+      enterPhase("check:candidate"); // after the reference's reruns
       return finish(RunStatus::WrongOutput,
                     "the candidate's output differs from the naive reference: " +
                         report.candidate.output.firstMismatch);
