@@ -671,12 +671,10 @@ static llvm::Error loweringErrorAt(Operation *op, const std::string &message) {
                        (where.empty() ? "" : where + ": ") + message);
 }
 
-/// A dense_resource without data: the IR was printed with its elements
-/// elided (`dense_resource<__elided__>`, as in pasted reports), or the
-/// file's {-# dialect_resources #-} section lacks the resource. Nothing can
-/// lower it, and the translation to LLVM IR would only say "resource does
-/// not exist" after blaming an op left behind.
-static llvm::Error checkResourceData(ModuleOp module) {
+/// Nothing can lower a constant without data, and the translation to LLVM
+/// IR would only say "resource does not exist" after blaming an op left
+/// behind.
+llvm::Error checkResourceData(ModuleOp module) {
   Operation *user = nullptr;
   std::string key;
   module.walk([&](Operation *op) {
@@ -696,7 +694,45 @@ static llvm::Error checkResourceData(ModuleOp module) {
           (key == "__elided__" ? "the module was printed with its large constants elided"
                                : "the file's {-# dialect_resources #-} section does not "
                                  "define it") +
-          ". Export the module with its constants (weights) to compile or run it");
+          ". Export the module with its constants (weights) to optimize, compile or run it");
+}
+
+/// A memref whose layout is an affine map with no strided form (a
+/// transpose map, a tiled layout): MLIR lowers only strided layouts to LLVM,
+/// and its func-to-llvm conversion would leave the function behind, for the
+/// translation to blame func.func.
+static llvm::Error checkLayouts(ModuleOp module) {
+  auto notStrided = [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && !isStrided(memref);
+  };
+  Operation *user = nullptr;
+  Type found;
+  module.walk([&](Operation *op) {
+    llvm::SmallVector<Type> types(op->getResultTypes());
+    if (auto function = dyn_cast<func::FuncOp>(op))
+      llvm::append_range(types, function.getArgumentTypes());
+    for (Type type : types)
+      if (notStrided(type)) {
+        user = op;
+        found = type;
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (!user)
+    return llvm::Error::success();
+  std::string type;
+  llvm::raw_string_ostream os(type);
+  found.print(os);
+  std::string what = "'" + user->getName().getStringRef().str() + "'";
+  if (auto function = dyn_cast<func::FuncOp>(user))
+    what += " @" + function.getSymName().str();
+  return loweringErrorAt(
+      user, what + " has type " + type +
+                ", whose layout is not strided: MLIR lowers memrefs with strided layouts "
+                "only. Where every use is an affine load or store (or an alloc), "
+                "mlir-opt-19 --normalize-memrefs rewrites the layout into the accesses");
 }
 
 /// The async dialect: its lowering calls MLIR's async runtime (a thread
@@ -777,6 +813,9 @@ llvm::Error checkLowerable(ModuleOp module) {
 
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
   if (llvm::Error error = checkLowerable(module))
+    return error;
+  // Checked here, not before the pipelines: normalize-memrefs may fix it.
+  if (llvm::Error error = checkLayouts(module))
     return error;
   eraseTransformSchedules(module);
   eraseUnusedTensorDeclarations(module);

@@ -678,9 +678,12 @@ Selector::decideFunction(llvm::StringRef name, const Scratch &source, double &pa
     decided.note = belowRange;
   }
   std::vector<std::string> leftOut; // default's actions that failed here
+  auto defaultStart = Clock::now();
   auto actions = belowRange.empty()
                      ? plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer)
                      : planDefault(*scratch, &leftOut);
+  if (!belowRange.empty()) // default's plan is its passes, run as it goes
+    passMicros += microsSince(defaultStart);
   for (const std::string &why : leftOut)
     decided.note += "; " + why;
   if (actions && !belowRange.empty())
@@ -1297,6 +1300,8 @@ llvm::Error Selector::install(mlir::ModuleOp module,
 llvm::Error Selector::apply(mlir::ModuleOp module, Selection &selection) {
   if (selection.functions.empty())
     return selectorError("the selection is empty");
+  if (llvm::Error error = checkResourceData(module))
+    return error;
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results;
   if (selection.uniform()) {
     mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
@@ -1317,6 +1322,10 @@ llvm::Error Selector::apply(mlir::ModuleOp module, Selection &selection) {
 }
 
 llvm::Expected<Selection> Selector::optimize(mlir::ModuleOp module) {
+  // The decision alone may be made on such a module; the IR it would give
+  // may not.
+  if (llvm::Error error = checkResourceData(module))
+    return std::move(error);
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results;
   auto selection = decide(module, &results, nullptr, 3);
   if (!selection)

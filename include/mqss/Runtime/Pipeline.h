@@ -107,6 +107,13 @@ std::string mandatoryLoweringPipeline(bool bufferize);
 /// applyPipeline() sets such ops aside while a pipeline runs.
 bool isTransformScript(mlir::Operation &op);
 
+/// A dense_resource constant without data (a LoweringFailed PipelineError
+/// naming it): the IR was printed with its elements elided
+/// (`dense_resource<__elided__>`, as in pasted reports), or the file's
+/// {-# dialect_resources #-} section lacks the resource. Optimizing refuses
+/// it too: upstream folds (vector.shuffle's) read made-up values from it.
+llvm::Error checkResourceData(mlir::ModuleOp module);
+
 /// What no pipeline can change and the lowering cannot compile, refused by
 /// name (a LoweringFailed PipelineError): constants printed elided, a data
 /// layout with an index narrower than 64 bits, the async dialect. The
@@ -117,7 +124,9 @@ llvm::Error checkLowerable(mlir::ModuleOp module);
 /// Lowers whatever \p module still holds to the LLVM dialect, erasing any
 /// transform-dialect schedule left in the payload first. Buffers that
 /// bufferization allocated are freed after their last use, unless the module
-/// frees memory itself (memref.dealloc).
+/// frees memory itself (memref.dealloc). A memref whose layout has no
+/// strided form (an affine map such as a transpose) is refused by name:
+/// MLIR lowers strided layouts only.
 llvm::Error lowerToLLVMDialect(mlir::ModuleOp module);
 
 } // namespace mqss
