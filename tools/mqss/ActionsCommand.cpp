@@ -176,9 +176,12 @@ int applyMain() {
         return applyError("action " + action->name + ": " + toString(std::move(error)));
     }
   } else {
-    auto resolved = resolveNamedPipeline(**module, spec);
+    std::vector<std::string> leftOut; // what the plan passed over, and why
+    auto resolved = resolveNamedPipeline(**module, spec, nullptr, &leftOut);
     if (!resolved)
       return applyError(toString(resolved.takeError()));
+    for (const std::string &note : leftOut)
+      WithColor::note(errs(), "mqss apply") << note << "\n";
     if (Error error = applyPipeline(**module, *resolved))
       return applyError(toString(std::move(error)));
     if (applyEmit == "pipeline") {

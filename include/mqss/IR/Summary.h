@@ -227,7 +227,8 @@ std::optional<PassHazard> affineAliasHazard(mlir::ModuleOp module, NestScope sco
 /// Where the stores do not write every element of that box (an outer loop
 /// of step 3, a store at `2 * i`), the rest becomes uninitialized values.
 /// Found by a random loop-program generator. Exact: the box is the pass's
-/// own (MemRefRegion), the stores' elements are counted (at most 2^20
+/// own (MemRefRegion); stores that run fewer times than it has elements
+/// cannot fill it, else their elements are counted (at most 2^20
 /// iterations; past that, or where they cannot be counted, a hazard).
 std::optional<PassHazard> affineCopyOutHazard(mlir::ModuleOp module);
 
