@@ -697,39 +697,54 @@ llvm::Error checkResourceData(ModuleOp module) {
           ". Export the module with its constants (weights) to optimize, compile or run it");
 }
 
+/// The first op, in walk order, one of whose types (those \p typesOf
+/// gives it) \p matches, with that type; a null op when there is none.
+static std::pair<Operation *, Type>
+firstOpWithType(ModuleOp module, llvm::function_ref<llvm::SmallVector<Type>(Operation *)> typesOf,
+                llvm::function_ref<bool(Type)> matches) {
+  std::pair<Operation *, Type> found{nullptr, Type()};
+  module.walk([&](Operation *op) {
+    for (Type type : typesOf(op))
+      if (matches(type)) {
+        found = {op, type};
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+static std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
 /// A memref whose layout is an affine map with no strided form (a
 /// transpose map, a tiled layout): MLIR lowers only strided layouts to LLVM,
 /// and its func-to-llvm conversion would leave the function behind, for the
 /// translation to blame func.func.
 static llvm::Error checkLayouts(ModuleOp module) {
-  auto notStrided = [](Type type) {
-    auto memref = dyn_cast<MemRefType>(type);
-    return memref && !isStrided(memref);
-  };
-  Operation *user = nullptr;
-  Type found;
-  module.walk([&](Operation *op) {
-    llvm::SmallVector<Type> types(op->getResultTypes());
-    if (auto function = dyn_cast<func::FuncOp>(op))
-      llvm::append_range(types, function.getArgumentTypes());
-    for (Type type : types)
-      if (notStrided(type)) {
-        user = op;
-        found = type;
-        return WalkResult::interrupt();
-      }
-    return WalkResult::advance();
-  });
+  auto [user, found] = firstOpWithType(
+      module,
+      [](Operation *op) {
+        llvm::SmallVector<Type> types(op->getResultTypes());
+        if (auto function = dyn_cast<func::FuncOp>(op))
+          llvm::append_range(types, function.getArgumentTypes());
+        return types;
+      },
+      [](Type type) {
+        auto memref = dyn_cast<MemRefType>(type);
+        return memref && !isStrided(memref);
+      });
   if (!user)
     return llvm::Error::success();
-  std::string type;
-  llvm::raw_string_ostream os(type);
-  found.print(os);
   std::string what = "'" + user->getName().getStringRef().str() + "'";
   if (auto function = dyn_cast<func::FuncOp>(user))
     what += " @" + function.getSymName().str();
   return loweringErrorAt(
-      user, what + " has type " + type +
+      user, what + " has type " + typeText(found) +
                 ", whose layout is not strided: MLIR lowers memrefs with strided layouts "
                 "only. Where every use is an affine load or store (or an alloc), "
                 "mlir-opt-19 --normalize-memrefs rewrites the layout into the accesses");
@@ -755,33 +770,27 @@ static llvm::Error checkAsync(ModuleOp module) {
 /// verifier would only complain about an i8 operand of some llvm.fpext or
 /// llvm.fadd.
 static llvm::Error checkEightBitFloatArithmetic(ModuleOp module) {
-  Operation *user = nullptr;
-  Type eightBit;
-  auto isEightBitFloat = [](Type type) {
-    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-    return element && element.getWidth() == 8;
-  };
-  module.walk([&](Operation *op) {
-    llvm::StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
-    if ((dialect != "arith" && dialect != "math") ||
-        isa<arith::ConstantOp, arith::SelectOp, arith::BitcastOp>(op))
-      return WalkResult::advance();
-    for (TypeRange types : {TypeRange(op->getOperandTypes()), TypeRange(op->getResultTypes())})
-      for (Type type : types)
-        if (isEightBitFloat(type)) {
-          user = op;
-          eightBit = getElementTypeOrSelf(type);
-          return WalkResult::interrupt();
-        }
-    return WalkResult::advance();
-  });
+  auto [user, eightBit] = firstOpWithType(
+      module,
+      [](Operation *op) {
+        llvm::SmallVector<Type> types;
+        llvm::StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+        if ((dialect != "arith" && dialect != "math") ||
+            isa<arith::ConstantOp, arith::SelectOp, arith::BitcastOp>(op))
+          return types;
+        llvm::append_range(types, op->getOperandTypes());
+        llvm::append_range(types, op->getResultTypes());
+        return types;
+      },
+      [](Type type) {
+        auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+        return element && element.getWidth() == 8;
+      });
   if (!user)
     return llvm::Error::success();
-  std::string type;
-  llvm::raw_string_ostream os(type);
-  eightBit.print(os);
   return loweringErrorAt(user, "'" + user->getName().getStringRef().str() + "' computes on " +
-                                   type + ": MLIR 19 lowers 8-bit floats' storage to LLVM but "
+                                   typeText(getElementTypeOrSelf(eightBit)) +
+                                   ": MLIR 19 lowers 8-bit floats' storage to LLVM but "
                                    "not their arithmetic or conversions, so this module "
                                    "cannot be compiled");
 }
