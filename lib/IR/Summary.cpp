@@ -433,6 +433,16 @@ std::optional<PassHazard> affineUnrollJamHazard(ModuleOp module) {
     auto loop = dyn_cast<affine::AffineForOp>(function.front().front());
     if (!loop || jamSubBlocks(*loop.getBody()) < 2)
       return;
+    // Nor does it jam a loop whose inner loops' bounds depend on it
+    // (PolyBench's triangular trmm): it leaves the loop as it is.
+    bool innerBoundsInvariant = !loop.walk([&](affine::AffineForOp inner) {
+      for (Value operand : inner.getControlOperands())
+        if (!loop.isDefinedOutsideOfLoop(operand))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    }).wasInterrupted();
+    if (!innerBoundsInvariant)
+      return;
     // The dependence analysis reports what it cannot analyse as errors,
     // and then answers conservatively.
     ScopedDiagnosticHandler quiet(module.getContext(), [](Diagnostic &) { return success(); });

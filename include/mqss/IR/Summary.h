@@ -163,7 +163,8 @@ struct PassHazard {
 /// iteration then runs before the rest of this one, which is safe only when
 /// no dependence runs between its iterations (upstream's isLoopParallel).
 /// Found by a random loop-program generator. A perfect nest, a single run
-/// in its innermost body, is checked by affineNestWithBackwardDependence.
+/// in its innermost body, is checked by affineNestWithBackwardDependence; a
+/// loop whose inner loops' bounds depend on it the pass leaves alone.
 std::optional<PassHazard> affineUnrollJamHazard(mlir::ModuleOp module);
 
 /// How an affine load or store moves along an enclosing affine.for, its map
