@@ -151,17 +151,13 @@ randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength) {
 /// module's or its inputs' fault (a crash of the reference, inputs too big
 /// for memory). Empty otherwise.
 static std::string failureWithoutTheActions(const RunReport &report) {
-  llvm::StringRef phase = report.phase;
-  if (report.ok() || isInputFault(report.status))
+  llvm::StringRef what = failedWithoutTheCandidate(report);
+  if (what.empty())
     return "";
-  const char *what = phase == "entry"                  ? "making its inputs"
-                     : phase.ends_with(":reference")   ? "its naive reference lowering"
-                     : phase.ends_with(":baseline")    ? "`default`, the baseline"
-                                                       : nullptr;
-  if (!what)
-    return "";
+  // The environment's baseline is always `default`.
   return (llvm::Twine("the module fails without the actions (") + runStatusName(report.status) +
-          " in " + what + "): " + report.message)
+          " in " + (what == "the baseline" ? llvm::StringRef("`default`, the baseline") : what) +
+          "): " + report.message)
       .str();
 }
 

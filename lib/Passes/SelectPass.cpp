@@ -77,13 +77,18 @@ public:
     };
     if (guard != "none" && guard != "measure")
       return fail("guard must be none or measure, not '" + guard + "'");
-    if (guard != "measure" && (!entry.empty() || !shapes.empty() || !args.empty()))
-      return fail("entry, shape and arg say how to run the kernel: they need guard=measure");
+    if (guard != "measure" && (!entry.empty() || !shapes.empty() || !args.empty() ||
+                               timeoutSeconds != 60))
+      return fail("entry, shape, arg and timeout-s say how to run the kernel: they need "
+                  "guard=measure");
+    if (!(timeoutSeconds > 0))
+      return fail("timeout-s must be a positive number of seconds");
     SelectorOptions options;
     options.modelPath = model;
     options.target = target;
     options.maxSteps = maxSteps;
     options.guardEntry = entry;
+    options.guardTimeoutSeconds = timeoutSeconds;
     if (llvm::Error error = options.parseGuardInputs(shapes, args))
       return fail(llvm::toString(std::move(error)));
     auto created = Selector::create(options);

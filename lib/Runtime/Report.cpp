@@ -42,6 +42,16 @@ bool isInputFault(RunStatus status) {
          status == RunStatus::InvalidIR;
 }
 
+llvm::StringRef failedWithoutTheCandidate(const RunReport &report) {
+  llvm::StringRef phase = report.phase;
+  if (report.ok() || isInputFault(report.status))
+    return "";
+  return phase == "entry"                ? "making its inputs"
+         : phase.ends_with(":reference") ? "its naive reference lowering"
+         : phase.ends_with(":baseline")  ? "the baseline"
+                                         : "";
+}
+
 std::optional<RunStatus> parseRunStatus(llvm::StringRef name) {
   for (const StatusName &entry : kStatusNames)
     if (entry.name == name)

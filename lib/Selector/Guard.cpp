@@ -134,6 +134,7 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
     request.entry = opts.guardEntry;
     request.inputs.shapes = opts.guardShapes;
     request.inputs.scalars = opts.guardScalars;
+    request.limits.timeoutSeconds = opts.guardTimeoutSeconds;
     useNamedPipelines(request);
     if (candidate) {
       PipelineResolver named = request.resolvePipeline;
@@ -151,7 +152,6 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
   double best = 0;
   std::optional<size_t> bestIndex;
   std::string lastFailure;
-  bool inputAtFault = false; // the module or its inputs, not a candidate
   std::vector<std::string> notes;
   auto keepNotes = [&](const RunReport &report) {
     for (const std::string &note : report.notes)
@@ -162,7 +162,18 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
     RunReport report = measure("mqss:guard-candidate", "default", harnessPipeline(candidates[i]));
     if (!report.ok() || !report.speedup) {
       lastFailure = (runStatusName(report.status) + ": " + report.message).str();
-      inputAtFault = isInputFault(report.status);
+      // The module or its inputs at fault (it does not run as given, its
+      // naive reference hangs): every other candidate, and `default`, would
+      // fail the same way, each after as long a wait.
+      llvm::StringRef without = failedWithoutTheCandidate(report);
+      if (isInputFault(report.status) || !without.empty())
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            "cannot measure the module: " +
+                (without.empty() ? lastFailure
+                                 : (runStatusName(report.status) + " in " + without + ": " +
+                                    report.message)
+                                       .str()));
       continue;
     }
     if (!bestIndex || report.speedup->median > best) {
@@ -171,9 +182,6 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
     }
     keepNotes(report);
   }
-  if (!bestIndex && inputAtFault)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot measure the module: " + lastFailure);
   if (!bestIndex) {
     // No candidate ran: each crashed, timed out, computed something else or
     // did not compile. `default` is what the guard keeps when no candidate

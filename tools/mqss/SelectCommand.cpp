@@ -66,6 +66,11 @@ static cl::list<std::string> guardShapes(
 static cl::list<std::string> guardArgs(
     "arg", cl::desc("With --guard=measure: value of a scalar argument, e.g. arg0=20 (repeatable)"),
     cl::sub(selectCommand), cl::cat(category()));
+static cl::opt<double> guardTimeout(
+    "timeout-s",
+    cl::desc("With --guard=measure: the most seconds one measurement may run (default 60); "
+             "a kernel that hangs in its naive reference ends the selection after one"),
+    cl::init(60), cl::sub(selectCommand), cl::cat(category()));
 static cl::opt<unsigned> maxSteps("max-steps", cl::desc("Most decisions per function"),
                                   cl::init(8), cl::sub(selectCommand), cl::cat(category()));
 static cl::opt<std::string> output("o", cl::desc("Output file (default: stdout)"), cl::init("-"),
@@ -291,10 +296,13 @@ int selectMain() {
   options.target = target;
   options.maxSteps = maxSteps;
   if (guard != "measure" && (guardEntry.getNumOccurrences() || !guardShapes.empty() ||
-                             !guardArgs.empty()))
-    return commandError(tool, "--entry, --shape and --arg say how to run the kernel: they "
-                              "need --guard=measure");
+                             !guardArgs.empty() || guardTimeout.getNumOccurrences()))
+    return commandError(tool, "--entry, --shape, --arg and --timeout-s say how to run the "
+                              "kernel: they need --guard=measure");
+  if (!(guardTimeout > 0))
+    return commandError(tool, "--timeout-s must be a positive number of seconds");
   options.guardEntry = guardEntry;
+  options.guardTimeoutSeconds = guardTimeout;
   if (Error error = options.parseGuardInputs(guardShapes, guardArgs))
     return commandError(tool, toString(std::move(error)));
   // Printing only pipelines needs no optimized module: the functions can be

@@ -44,6 +44,8 @@ def SelectPipeline : Pass<"mqss-select", "::mlir::ModuleOp"> {
            "(all its dimensions, or only the dynamic ones in order)">,
     ListOption<"args", "arg", "std::string",
            "With guard=measure: argN=V, the value of a scalar argument">,
+    Option<"timeoutSeconds", "timeout-s", "double", /*default=*/"60",
+           "With guard=measure: the most seconds one measurement may run">,
     Option<"maxSteps", "max-steps", "unsigned", /*default=*/"8",
            "Most decisions per function">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",

@@ -121,6 +121,13 @@ struct RunReport {
   bool ok() const { return status == RunStatus::Ok; }
 };
 
+/// For a report that failed where the candidate plays no part (making the
+/// inputs, the naive reference, the baseline), that part in words: "making
+/// its inputs", "its naive reference lowering", "the baseline". Another
+/// candidate would fail the same way. Empty otherwise, and for an input
+/// fault (isInputFault), which says so itself.
+llvm::StringRef failedWithoutTheCandidate(const RunReport &report);
+
 /// Runs the whole measurement in a sandboxed child. Never fails as a call:
 /// every failure, including crashes and timeouts, is a status in the report.
 RunReport runMeasurement(const RunRequest &request);

@@ -70,6 +70,8 @@ struct SelectorOptions {
   std::string guardEntry;
   std::map<std::string, std::vector<int64_t>> guardShapes;
   std::map<std::string, double> guardScalars;
+  /// How long one guard measurement may run, as `mqss run --timeout-s`.
+  double guardTimeoutSeconds = 60;
   /// Sets guardShapes and guardScalars from texts as `mqss run` takes them
   /// ("arg0=64x?" ... "arg1=200"), checked as it checks them. (In Guard.cpp:
   /// the parsing is the measurement harness's, which the plugin lacks.)
