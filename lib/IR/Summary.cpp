@@ -1316,6 +1316,7 @@ IRSummary summarize(ModuleOp module) {
         ++s.numGenericLinalg;
       else
         ++s.numNamedLinalg;
+      s.numGeneralizable += !c.isGenericLinalg && !isa<linalg::MapOp>(op);
     }
     s.numTensorEmpty += c.isTensorEmpty;
     s.numTransformOps += c.isTransform;

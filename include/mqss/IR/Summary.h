@@ -68,6 +68,9 @@ struct IRSummary {
   unsigned numBlockArgs = 0;
   std::vector<LinalgOpInfo> linalgOps;
   unsigned numNamedLinalg = 0;
+  /// Named linalg ops linalg-generalize-named-ops rewrites: all but
+  /// linalg.map, which MLIR 19 leaves as it is.
+  unsigned numGeneralizable = 0;
   unsigned numGenericLinalg = 0;
   unsigned numTensorEmpty = 0;
   unsigned numAffineFor = 0;
