@@ -175,16 +175,18 @@ static const OpaqueHeapFunction kOpaqueHeap[] = {
     {"malloc", "mqss_opaque_malloc", reinterpret_cast<void *>(&mqssMalloc)},
     {"aligned_alloc", "mqss_opaque_aligned_alloc", reinterpret_cast<void *>(&mqssAlignedAlloc)}};
 
-/// Functions \p module only declares that neither the harness nor this
-/// process (libc, libm, the MLIR runtime libraries) defines: calls to them
-/// cannot be linked.
+/// Functions \p module only declares and refers to that neither the
+/// harness nor this process (libc, libm, the MLIR runtime libraries)
+/// defines: calls to them cannot be linked.
 static std::vector<std::string> unresolvableDeclarations(mlir::ModuleOp module) {
   std::vector<std::string> names;
   for (auto function : module.getOps<mlir::LLVM::LLVMFuncOp>()) {
     std::string name = function.getName().str();
     bool harnessDefined = llvm::any_of(
         kHarnessSymbols, [&](const auto &symbol) { return symbol.first == name; });
-    if (function.isExternal() && !harnessDefined && !dlsym(RTLD_DEFAULT, name.c_str()))
+    if (function.isExternal() && !harnessDefined &&
+        !mlir::SymbolTable::symbolKnownUseEmpty(function, module) &&
+        !dlsym(RTLD_DEFAULT, name.c_str()))
       names.push_back("@" + name);
   }
   return names;

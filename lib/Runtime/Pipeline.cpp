@@ -395,6 +395,16 @@ void eraseUnusedTensorDeclarations(ModuleOp module) {
     function.erase();
 }
 
+/// Every function declaration nothing in \p module refers to. Lowered,
+/// one returning a tensor stops bufferization, and the C wrapper of one
+/// marked llvm.emit_c_interface calls _mlir_ciface_NAME, which nothing
+/// defines (the JIT then fails to link the kernel, as mlir-cpu-runner does).
+static void eraseUnusedDeclarations(ModuleOp module) {
+  for (auto function : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (function.isExternal() && SymbolTable::symbolKnownUseEmpty(function, module))
+      function.erase();
+}
+
 std::string joinPipelines(llvm::StringRef first, llvm::StringRef second) {
   if (first.empty() || second.empty())
     return (first + second).str();
@@ -750,6 +760,29 @@ static llvm::Error checkLayouts(ModuleOp module) {
                 "mlir-opt-19 --normalize-memrefs rewrites the layout into the accesses");
 }
 
+/// memref.generic_atomic_rmw on floats: MLIR 19 lowers it to an
+/// llvm.cmpxchg of the floats themselves, which the LLVM dialect's verifier
+/// rejects (integers and pointers only) with a message about an op the
+/// user never wrote.
+static llvm::Error checkFloatAtomics(ModuleOp module) {
+  auto [user, element] = firstOpWithType(
+      module,
+      [](Operation *op) {
+        llvm::SmallVector<Type> types;
+        if (auto rmw = dyn_cast<memref::GenericAtomicRMWOp>(op))
+          types.push_back(rmw.getMemref().getType().getElementType());
+        return types;
+      },
+      [](Type type) { return isa<FloatType>(type); });
+  if (!user)
+    return llvm::Error::success();
+  return loweringErrorAt(
+      user, "'memref.generic_atomic_rmw' on " + typeText(element) +
+                ": MLIR 19 lowers it to an llvm.cmpxchg of the floats themselves, which LLVM "
+                "allows on integers and pointers only. Use memref.atomic_rmw (addf, "
+                "maximumf, ...), or update the value's bits as an integer");
+}
+
 /// The async dialect: its lowering calls MLIR's async runtime (a thread
 /// pool), which the JIT does not load, and the translation to LLVM IR would
 /// only name an op it has no registration for.
@@ -823,11 +856,14 @@ llvm::Error checkLowerable(ModuleOp module) {
 llvm::Error lowerToLLVMDialect(ModuleOp module) {
   if (llvm::Error error = checkLowerable(module))
     return error;
-  // Checked here, not before the pipelines: normalize-memrefs may fix it.
+  // Checked here, not before the pipelines, which may rewrite what they
+  // find (normalize-memrefs).
   if (llvm::Error error = checkLayouts(module))
     return error;
+  if (llvm::Error error = checkFloatAtomics(module))
+    return error;
   eraseTransformSchedules(module);
-  eraseUnusedTensorDeclarations(module);
+  eraseUnusedDeclarations(module);
   if (llvm::Error error = lowerMultiReductions(module))
     return error;
   std::string frontend = frontendLoweringPipeline(module);

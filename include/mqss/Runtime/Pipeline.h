@@ -124,9 +124,10 @@ llvm::Error checkLowerable(mlir::ModuleOp module);
 /// Lowers whatever \p module still holds to the LLVM dialect, erasing any
 /// transform-dialect schedule left in the payload first. Buffers that
 /// bufferization allocated are freed after their last use, unless the module
-/// frees memory itself (memref.dealloc). A memref whose layout has no
-/// strided form (an affine map such as a transpose) is refused by name:
-/// MLIR lowers strided layouts only.
+/// frees memory itself (memref.dealloc). Refused by name: a memref whose
+/// layout has no strided form (an affine map such as a transpose; MLIR
+/// lowers strided layouts only), a memref.generic_atomic_rmw on floats
+/// (lowered to a cmpxchg LLVM rejects).
 llvm::Error lowerToLLVMDialect(mlir::ModuleOp module);
 
 } // namespace mqss
