@@ -203,9 +203,20 @@ llvm::Expected<func::FuncOp> selectEntry(ModuleOp module,
       std::string kind = function->getName().getStringRef().str();
       dialect = dialect.empty() || dialect == kind ? kind : "non-func.func";
     }
-    if (others.empty())
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "the module defines no function with a body to run");
+    if (others.empty()) {
+      // A module nested in this one (as some tools wrap their output) may.
+      std::string nested;
+      for (auto inner : module.getOps<ModuleOp>())
+        if (llvm::any_of(inner.getOps<func::FuncOp>(),
+                         [](func::FuncOp f) { return !f.isExternal(); }))
+          nested = inner.getName() ? "@" + inner.getName()->str() : "<unnamed>";
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "the module defines no function with a body to run" +
+              (nested.empty() ? std::string()
+                              : " at its top level; the nested module " + nested +
+                                    " does: give that module on its own"));
+    }
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         "the module defines no func.func to run: " + others + (count > 4 ? ", ..." : "") +

@@ -100,8 +100,19 @@ public:
 
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
-    bool hasFunction = llvm::any_of(module.getOps<mlir::func::FuncOp>(),
-                                    [](mlir::func::FuncOp f) { return !f.isExternal(); });
+    auto defines = [](mlir::ModuleOp m) {
+      return llvm::any_of(m.getOps<mlir::func::FuncOp>(),
+                          [](mlir::func::FuncOp f) { return !f.isExternal(); });
+    };
+    // The pass decides the functions of the module it runs on: those of a
+    // module nested in it would be left as they are without a word.
+    for (mlir::ModuleOp inner : module.getOps<mlir::ModuleOp>())
+      if (defines(inner))
+        mlir::emitWarning(inner.getLoc())
+            << "mqss-select: the functions of this nested module are not decided by the "
+               "pass on the module around it: nest the pass "
+               "(builtin.module(builtin.module(mqss-select)))";
+    bool hasFunction = defines(module);
     if (!hasFunction)
       return markAllAnalysesPreserved();
     llvm::Expected<Selection> selection = Selection();
