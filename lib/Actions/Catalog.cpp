@@ -119,6 +119,11 @@ llvm::Error fusesSafely(mlir::ModuleOp module) {
     return refusedFor(hazard);
   return refusedFor(affineAliasHazard(module, NestScope::Siblings));
 }
+/// The linalg stage's schedules only where no op's output overlaps its
+/// inputs (see linalgOperandOverlapHazard).
+llvm::Error operandsDoNotOverlap(mlir::ModuleOp module) {
+  return refusedFor(linalgOperandOverlapHazard(module));
+}
 /// affine-data-copy-generate only where every dependence is between affine
 /// accesses through one name (see affineAliasHazard).
 /// And where it would write back elements the kernel never wrote (see
@@ -469,14 +474,14 @@ const Action kCatalog[] = {
   {"linalg.fold-unit-dims", Stage::Linalg, P, C::Layout, "func.func(linalg-fold-unit-extent-dims)", hasUnitDims, "drop unit dimensions of linalg ops"},
   {"linalg.inline-scalars", Stage::Linalg, P, C::Cleanup, "func.func(linalg-inline-scalar-operands)", hasGenericLinalg, "inline scalar operands into linalg.generic bodies"},
   {"linalg.licm", Stage::Linalg, P, C::Cleanup, "loop-invariant-code-motion", hasLoops, "hoist loop invariants"},
-  {"linalg.matmul-8x32x1", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_8x32x1", matmulTiles<8, 32, 1>, "matmul: tile 8x32x1, vectorize, outer products"},
-  {"linalg.matmul-16x16x1", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_16x16x1", matmulTiles<16, 16, 1>, "matmul: tile 16x16x1, vectorize, outer products"},
-  {"linalg.matmul-4x64x1", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_4x64x1", matmulTiles<4, 64, 1>, "matmul: tile 4x64x1, vectorize, outer products"},
-  {"linalg.matmul-8x16x4-dot", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_8x16x4_dot", matmulTiles<8, 16, 4>, "matmul: tile 8x16x4, vectorize, dot products"},
-  {"linalg.batch-matmul-1x8x32x1", Stage::Linalg, S, C::Schedule, "batch_matmul_tile_vec_1x8x32x1", batchMatmulTiles, "batch_matmul: tile 1x8x32x1, vectorize, outer products"},
-  {"linalg.matvec-8x32", Stage::Linalg, S, C::Schedule, "matvec_tile_vec_8x32", matvecTiles, "matvec: tile 8x32, vectorize"},
-  {"linalg.elementwise-8x32", Stage::Linalg, S, C::Schedule, "elementwise_tile_vec_8x32", elementwiseTiles<8, 32>, "2-D elementwise ops: tile 8x32, vectorize"},
-  {"linalg.elementwise-4x64", Stage::Linalg, S, C::Schedule, "elementwise_tile_vec_4x64", elementwiseTiles<4, 64>, "2-D elementwise ops: tile 4x64, vectorize"},
+  {"linalg.matmul-8x32x1", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_8x32x1", matmulTiles<8, 32, 1>, "matmul: tile 8x32x1, vectorize, outer products", 3, operandsDoNotOverlap},
+  {"linalg.matmul-16x16x1", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_16x16x1", matmulTiles<16, 16, 1>, "matmul: tile 16x16x1, vectorize, outer products", 3, operandsDoNotOverlap},
+  {"linalg.matmul-4x64x1", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_4x64x1", matmulTiles<4, 64, 1>, "matmul: tile 4x64x1, vectorize, outer products", 3, operandsDoNotOverlap},
+  {"linalg.matmul-8x16x4-dot", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_8x16x4_dot", matmulTiles<8, 16, 4>, "matmul: tile 8x16x4, vectorize, dot products", 3, operandsDoNotOverlap},
+  {"linalg.batch-matmul-1x8x32x1", Stage::Linalg, S, C::Schedule, "batch_matmul_tile_vec_1x8x32x1", batchMatmulTiles, "batch_matmul: tile 1x8x32x1, vectorize, outer products", 3, operandsDoNotOverlap},
+  {"linalg.matvec-8x32", Stage::Linalg, S, C::Schedule, "matvec_tile_vec_8x32", matvecTiles, "matvec: tile 8x32, vectorize", 3, operandsDoNotOverlap},
+  {"linalg.elementwise-8x32", Stage::Linalg, S, C::Schedule, "elementwise_tile_vec_8x32", elementwiseTiles<8, 32>, "2-D elementwise ops: tile 8x32, vectorize", 3, operandsDoNotOverlap},
+  {"linalg.elementwise-4x64", Stage::Linalg, S, C::Schedule, "elementwise_tile_vec_4x64", elementwiseTiles<4, 64>, "2-D elementwise ops: tile 4x64, vectorize", 3, operandsDoNotOverlap},
   {"linalg.to-affine", Stage::Linalg, P, C::Lower, "func.func(convert-linalg-to-affine-loops)", hasLinalg, "linalg to affine loops (ends the linalg stage)"},
   {"linalg.to-scf", Stage::Linalg, P, C::Lower, "func.func(convert-linalg-to-loops)", hasLinalg, "linalg to scf loops (ends the linalg stage)"},
   {"linalg.to-parallel", Stage::Linalg, P, C::Lower, "func.func(convert-linalg-to-parallel-loops)", hasLinalg, "linalg to scf.parallel loops (ends the linalg stage)"},

@@ -1112,6 +1112,33 @@ static std::string uncoveredCopyOut(ArrayRef<Operation *> stores) {
   return written.all() ? "" : uncovered(written.count());
 }
 
+std::optional<PassHazard> linalgOperandOverlapHazard(ModuleOp module) {
+  std::optional<PassHazard> found;
+  module.walk([&](linalg::LinalgOp op) {
+    if (!op.hasPureBufferSemantics())
+      return WalkResult::advance();
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      Value root = bufferRoot(init.get());
+      for (OpOperand &other : op->getOpOperands()) {
+        if (&other == &init || !isa<MemRefType>(other.get().getType()) ||
+            bufferRoot(other.get()) != root)
+          continue;
+        // Read and written element for element, each point on its own.
+        if (other.get() == init.get() && op.getNumReductionLoops() == 0 &&
+            op.getMatchingIndexingMap(&other) == op.getMatchingIndexingMap(&init))
+          continue;
+        found = PassHazard{op, "this op writes a buffer it also reads (or writes twice) "
+                               "through another view or indexing: the loops it means read "
+                               "values written earlier in the same op, and tiles read whole "
+                               "into vectors before any is written compute something else"};
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
 std::optional<PassHazard> affineCopyOutHazard(ModuleOp module) {
   mlir::ScopedDiagnosticHandler quiet(module.getContext(),
                                       [](Diagnostic &) { return success(); });

@@ -120,6 +120,10 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
       if (!alternative)
         return alternative.takeError();
       alternative->chosen = "policy-runner-up";
+      for (FunctionSelection &function : alternative->functions) {
+        function.chosen = "policy-runner-up"; // every function gets the branch
+        function.note.clear();
+      }
       candidates.push_back(std::move(*alternative));
     }
   }

@@ -236,6 +236,15 @@ std::optional<PassHazard> affineAliasHazard(mlir::ModuleOp module, NestScope sco
 /// iterations; past that, or where they cannot be counted, a hazard).
 std::optional<PassHazard> affineCopyOutHazard(mlir::ModuleOp module);
 
+/// A linalg op on buffers whose output overlaps one of its inputs (or
+/// another output) other than element for element: `linalg.transpose
+/// ins(%A) outs(%A)`, `linalg.matmul ins(%A, %B) outs(%A)`, two subviews of
+/// one buffer. Its loops read values the op wrote before; the linalg
+/// stage's schedules (tile, then vectorize) read each tile whole first.
+/// The same view under the same indexing map, with parallel loops only, is
+/// fine. Found by a random linalg program generator.
+std::optional<PassHazard> linalgOperandOverlapHazard(mlir::ModuleOp module);
+
 /// The first affine.for with an empty lower or upper bound map, or null.
 /// MLIR 19's affine-data-copy-generate leaves such loops where it cannot
 /// bound a copy (accesses through floordiv/mod, bounds on affine.parallel
