@@ -4,6 +4,7 @@
 
 #include "mqss/IR/Diagnostics.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -99,6 +100,22 @@ static LogicalResult verifyDataLayoutInOrder(ModuleOp module) {
   return success();
 }
 
+LogicalResult refuseVerifierCrashes(ModuleOp module) {
+  LogicalResult result = success();
+  module.walk([&](linalg::TransposeOp transpose) {
+    // Its indexing maps are built from the permutation, and MLIR 19 builds
+    // a null map from an empty one (rank 0), which the verifier reads.
+    if (!transpose.getPermutation().empty())
+      return WalkResult::advance();
+    transpose.emitError() << "'linalg.transpose' of rank 0 (permutation = []): MLIR 19's "
+                             "verifier crashes on it (mlir-opt does too); a 0-d value needs "
+                             "no transpose: use linalg.copy";
+    result = failure();
+    return WalkResult::interrupt();
+  });
+  return result;
+}
+
 static llvm::Expected<OwningOpRef<ModuleOp>>
 parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
                llvm::function_ref<bool(ModuleOp)> vouch = nullptr) {
@@ -121,6 +138,8 @@ parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
                 sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBuffer());
     return llvm::make_error<LoadError>(LoadFailure::Parse, diagnostics);
   }
+  if (failed(refuseVerifierCrashes(*module)))
+    return llvm::make_error<LoadError>(LoadFailure::Verify, diagnostics);
   if (vouch) {
     bool valid;
     {

@@ -831,8 +831,11 @@ mlir::OwningOpRef<mlir::ModuleOp> parseQuietly(mlir::MLIRContext &context, llvm:
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(source, bufferName),
                                 llvm::SMLoc());
-  return mlir::parseSourceFile<mlir::ModuleOp>(
+  auto module = mlir::parseSourceFile<mlir::ModuleOp>(
       sourceMgr, mlir::ParserConfig(&context, /*verifyAfterParse=*/false));
+  if (module && mlir::failed(refuseVerifierCrashes(*module)))
+    return nullptr; // the loader says why, before its verifier would crash
+  return module;
 }
 
 /// The scratch modules selectSource() plans function \p name on, taken

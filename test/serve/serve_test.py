@@ -291,6 +291,16 @@ def main():
                                           body.get("diagnostics", "")), "deep nesting: %s %s" % (status, body))
         status, body = server.request("POST", "/v1/select", {"ir": "// for (k = 0; k < n; k++) { (\n" * 300 + small}, token)
         check(status == 200 and "pass" in body, "brackets in comments: %s %s" % (status, body))
+        # MLIR 19's verifier crashes on a rank-0 linalg.transpose: refused
+        # before it runs, and the server goes on serving.
+        rank0 = ("func.func @t(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {\n"
+                 "  %r = linalg.transpose ins(%a : tensor<f32>) outs(%b : tensor<f32>) permutation = []\n"
+                 "  return %r : tensor<f32>\n}\n")
+        status, body = server.request("POST", "/v1/select", {"ir": rank0}, token)
+        check(status == 400 and "verifier crashes on it" in body.get("diagnostics", ""),
+              "rank-0 transpose: %s %s" % (status, body))
+        status, body = server.request("POST", "/v1/select", {"ir": small}, token)
+        check(status == 200 and "pass" in body, "served after a rank-0 transpose: %s %s" % (status, body))
         status, body = server.request("GET", "/v1/nothing", token=token)
         check(status == 404, "unknown endpoint is 404")
         # A slow client: headers never finished; the server drops it after the read timeout.

@@ -52,6 +52,12 @@ size_t findExcessiveNesting(llvm::StringRef text);
 /// and returns true.
 bool reportExcessiveNesting(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os);
 
+/// Ops MLIR 19's verifier crashes on (a linalg.transpose of rank 0): an
+/// error at the first, reported before verify() would take the process
+/// down (a server's, with it every request in flight). Every parse of
+/// untrusted text checks this before verifying.
+mlir::LogicalResult refuseVerifierCrashes(mlir::ModuleOp module);
+
 /// Reads \p path (or stdin for "-"); a LoadError (Io) when it cannot.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readModuleFile(llvm::StringRef path);
 
