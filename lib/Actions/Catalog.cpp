@@ -119,6 +119,11 @@ llvm::Error fusesSafely(mlir::ModuleOp module) {
     return refusedFor(hazard);
   return refusedFor(affineAliasHazard(module, NestScope::Siblings));
 }
+/// Block packing only where the zeros it pads with add nothing (see
+/// blockPackPaddingHazard).
+llvm::Error padsNeutrally(mlir::ModuleOp module) {
+  return refusedFor(blockPackPaddingHazard(module));
+}
 /// The linalg stage's schedules only where no op's output overlaps its
 /// inputs (see linalgOperandOverlapHazard).
 llvm::Error operandsDoNotOverlap(mlir::ModuleOp module) {
@@ -456,10 +461,10 @@ const Action kCatalog[] = {
   {"tensor.generalize", Stage::Tensor, P, C::Layout, "func.func(linalg-generalize-named-ops)", hasGeneralizable, "named linalg ops to linalg.generic"},
   {"tensor.specialize", Stage::Tensor, P, C::Layout, "func.func(linalg-specialize-generic-ops)", specializable, "linalg.generic back to named ops where they match"},
   {"tensor.eliminate-empty", Stage::Tensor, P, C::Memory, "eliminate-empty-tensors", hasTensorEmpty, "write into destinations instead of tensor.empty"},
-  {"tensor.block-pack-matmul", Stage::Tensor, S, C::Layout, "block_pack_matmul_32", blockPackable, "pack matmul operands into 32x32 blocks"},
+  {"tensor.block-pack-matmul", Stage::Tensor, S, C::Layout, "block_pack_matmul_32", blockPackable, "pack matmul operands into 32x32 blocks", 3, padsNeutrally},
   {"tensor.tile-fuse-32x32", Stage::Tensor, S, C::Fuse, "tile_fuse_32x32", tileFuseTiles<32, 32>, "tile the result's producer 32x32 and fuse its producers"},
   {"tensor.tile-fuse-8x64", Stage::Tensor, S, C::Fuse, "tile_fuse_8x64", tileFuseTiles<8, 64>, "tile the result's producer 8x64 and fuse its producers"},
-  {"tensor.block-pack-matmul-16", Stage::Tensor, S, C::Layout, "block_pack_matmul_16", blockPackable, "pack matmul operands into 16x16 blocks"},
+  {"tensor.block-pack-matmul-16", Stage::Tensor, S, C::Layout, "block_pack_matmul_16", blockPackable, "pack matmul operands into 16x16 blocks", 3, padsNeutrally},
   {"tensor.inline-scalars", Stage::Tensor, P, C::Cleanup, "func.func(linalg-inline-scalar-operands)", hasGenericLinalg, "inline scalar operands into linalg.generic bodies"},
   {"tensor.fold-subsets", Stage::Tensor, P, C::Cleanup, "fold-tensor-subset-ops", hasTensorSlices, "fold extract/insert_slice into producers and consumers"},
   {"tensor.inline", Stage::Tensor, P, C::Cleanup, "inline", hasCalls, "inline calls to private functions"},

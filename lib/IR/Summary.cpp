@@ -1112,6 +1112,29 @@ static std::string uncoveredCopyOut(ArrayRef<Operation *> stores) {
   return written.all() ? "" : uncovered(written.count());
 }
 
+std::optional<PassHazard> blockPackPaddingHazard(ModuleOp module) {
+  std::optional<PassHazard> found;
+  module.walk([&](linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op))
+      return WalkResult::advance();
+    // Zero padding is neutral where the body multiplies the inputs (cast,
+    // maybe) and adds the product to the accumulator: 0 * y adds nothing.
+    bool plain = llvm::all_of(op.getBlock()->without_terminator(), [](Operation &bodyOp) {
+      return isa<arith::MulFOp, arith::MulIOp, arith::AddFOp, arith::AddIOp, arith::ExtFOp,
+                 arith::ExtSIOp, arith::ExtUIOp, arith::SIToFPOp, arith::UIToFPOp,
+                 arith::TruncFOp, arith::TruncIOp>(bodyOp);
+    });
+    if (plain)
+      return WalkResult::advance();
+    found = PassHazard{op, "MLIR 19's linalg-block-pack-matmul would pack this contraction "
+                           "too and pad it with zeros, but its body does more to the inputs "
+                           "than multiply them (an exp of 0 is 1): every padded step would add "
+                           "to the result"};
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
 std::optional<PassHazard> linalgOperandOverlapHazard(ModuleOp module) {
   std::optional<PassHazard> found;
   module.walk([&](linalg::LinalgOp op) {

@@ -236,6 +236,14 @@ std::optional<PassHazard> affineAliasHazard(mlir::ModuleOp module, NestScope sco
 /// iterations; past that, or where they cannot be counted, a hazard).
 std::optional<PassHazard> affineCopyOutHazard(mlir::ModuleOp module);
 
+/// A contraction MLIR 19's linalg-block-pack-matmul would pack, and pad
+/// with zeros, whose body does more than multiply the inputs and add the
+/// product to the accumulator (`O += exp(A) * exp(B)`, a negated
+/// accumulator): the padding is then not neutral. The pass packs every op
+/// isaContractionOpInterface accepts, generic ones included. Found by a
+/// random linalg program generator.
+std::optional<PassHazard> blockPackPaddingHazard(mlir::ModuleOp module);
+
 /// A linalg op on buffers whose output overlaps one of its inputs (or
 /// another output) other than element for element: `linalg.transpose
 /// ins(%A) outs(%A)`, `linalg.matmul ins(%A, %B) outs(%A)`, two subviews of
