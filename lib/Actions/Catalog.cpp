@@ -119,6 +119,11 @@ llvm::Error fusesSafely(mlir::ModuleOp module) {
     return refusedFor(hazard);
   return refusedFor(affineAliasHazard(module, NestScope::Siblings));
 }
+/// The canonicalizer on tensors only where it would not misplace a padded
+/// insert (see insertPadIntoFillHazard).
+llvm::Error canonicalizesTensorsSafely(mlir::ModuleOp module) {
+  return refusedFor(insertPadIntoFillHazard(module));
+}
 /// Block packing only where the zeros it pads with add nothing (see
 /// blockPackPaddingHazard).
 llvm::Error padsNeutrally(mlir::ModuleOp module) {
@@ -452,7 +457,7 @@ using C = ActionCategory;
 // clang-format off
 const Action kCatalog[] = {
   // ---- tensor stage: linalg on tensors ------------------------------------
-  {"tensor.canonicalize", Stage::Tensor, P, C::Cleanup, "canonicalize", always, "canonicalize patterns"},
+  {"tensor.canonicalize", Stage::Tensor, P, C::Cleanup, "canonicalize", always, "canonicalize patterns", 3, canonicalizesTensorsSafely},
   {"tensor.cse", Stage::Tensor, P, C::Cleanup, "cse", always, "common subexpression elimination"},
   {"tensor.sccp", Stage::Tensor, P, C::Cleanup, "sccp", always, "sparse conditional constant propagation"},
   {"tensor.licm", Stage::Tensor, P, C::Cleanup, "loop-invariant-code-motion", hasLoops, "hoist loop invariants"},

@@ -1112,6 +1112,32 @@ static std::string uncoveredCopyOut(ArrayRef<Operation *> stores) {
   return written.all() ? "" : uncovered(written.count());
 }
 
+std::optional<PassHazard> insertPadIntoFillHazard(ModuleOp module) {
+  std::optional<PassHazard> found;
+  module.walk([&](tensor::InsertSliceOp insert) {
+    auto pad = insert.getSource().getDefiningOp<tensor::PadOp>();
+    if (!pad || llvm::all_of(insert.getMixedStrides(), [](OpFoldResult stride) {
+          return isConstantIntValue(stride, 1);
+        }))
+      return WalkResult::advance();
+    if (llvm::all_of(pad.getMixedLowPad(),
+                     [](OpFoldResult low) { return isConstantIntValue(low, 0); }))
+      return WalkResult::advance();
+    // The pattern's destination: a linalg.fill, through inserts into it.
+    Value dest = insert.getDest();
+    while (auto inner = dest.getDefiningOp<tensor::InsertSliceOp>())
+      dest = inner.getDest();
+    if (!dest.getDefiningOp<linalg::FillOp>())
+      return WalkResult::advance();
+    found = PassHazard{insert, "MLIR 19's canonicalizer would fold this padded insert into the "
+                               "fill it goes into (FoldInsertPadIntoFill) at the offset plus "
+                               "the low padding, not plus the padding times the stride: the "
+                               "values would land elsewhere"};
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
 std::optional<PassHazard> blockPackPaddingHazard(ModuleOp module) {
   std::optional<PassHazard> found;
   module.walk([&](linalg::LinalgOp op) {

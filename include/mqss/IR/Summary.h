@@ -236,6 +236,13 @@ std::optional<PassHazard> affineAliasHazard(mlir::ModuleOp module, NestScope sco
 /// iterations; past that, or where they cannot be counted, a hazard).
 std::optional<PassHazard> affineCopyOutHazard(mlir::ModuleOp module);
 
+/// A tensor.insert_slice with a stride other than 1 of a tensor.pad with
+/// low padding into a linalg.fill (through other inserts): MLIR 19's
+/// canonicalizer (FoldInsertPadIntoFill) moves the insert by the low
+/// padding without multiplying it by the stride. Found by a random linalg
+/// program generator.
+std::optional<PassHazard> insertPadIntoFillHazard(mlir::ModuleOp module);
+
 /// A contraction MLIR 19's linalg-block-pack-matmul would pack, and pad
 /// with zeros, whose body does more than multiply the inputs and add the
 /// product to the accumulator (`O += exp(A) * exp(B)`, a negated
