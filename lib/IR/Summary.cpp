@@ -1642,8 +1642,22 @@ static bool isGpuOp(Operation *op) {
                             op->getName().getDialectNamespace());
 }
 
+/// The op that writes through \p slice, a tensor.extract_slice with a zero
+/// stride (several of its elements one element of its source), as its
+/// destination; null when none does.
+static Operation *writerThroughZeroStride(tensor::ExtractSliceOp slice) {
+  if (llvm::none_of(slice.getStaticStrides(), [](int64_t stride) { return stride == 0; }))
+    return nullptr;
+  for (OpOperand &use : slice.getResult().getUses())
+    if (auto writer = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+        writer && writer.isDpsInit(&use))
+      return writer;
+  return nullptr;
+}
+
 std::string refusalReason(ModuleOp module) {
   Operation *user = nullptr;
+  Operation *zeroStrideWriter = nullptr;
   Type sparse;
   auto check = [&](Operation *op, TypeRange types) {
     for (Type type : types)
@@ -1663,6 +1677,11 @@ std::string refusalReason(ModuleOp module) {
       user = op;
       found = true;
     }
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op); slice && !found)
+      if ((zeroStrideWriter = writerThroughZeroStride(slice))) {
+        user = op;
+        found = true;
+      }
     return found ? WalkResult::interrupt() : WalkResult::advance();
   });
   if (!user)
@@ -1671,6 +1690,13 @@ std::string refusalReason(ModuleOp module) {
   if (!where.empty())
     where += ": ";
   std::string op = "'" + user->getName().getStringRef().str() + "'";
+  if (zeroStrideWriter)
+    return where + op + " has a zero stride (several of its elements are one element of "
+           "its source) and is the destination of '" + zeroStrideWriter->getName().getStringRef().str() +
+           "': MLIR 19's one-shot bufferization writes through it in place, so every "
+           "pipeline, the naive one too, would compute something other than the tensors "
+           "say (an upstream bug). Copy the slice into a fresh tensor first (tensor.empty "
+           "and linalg.copy)";
   if (isGpuOp(user))
     return where + op + " is GPU code (OneFlow and IREE emit such modules): mqss selects, "
            "lowers and measures pipelines for the host CPU, where GPU kernels do not run. "

@@ -287,7 +287,10 @@ std::optional<PassHazard> staticOutOfBoundsAccess(mlir::func::FuncOp entry);
 /// - ml_program.global_store of a tensor: MLIR 19's bufferization stores a
 ///   fresh, uninitialized buffer into the global instead of the value;
 /// - GPU code (an op of the gpu, nvgpu, nvvm, amdgpu or rocdl dialects),
-///   which cannot run on the host.
+///   which cannot run on the host;
+/// - a tensor.extract_slice with a zero stride that an op writes into (a
+///   destination): MLIR 19's one-shot bufferization writes through the
+///   self-overlapping view in place.
 std::string refusalReason(mlir::ModuleOp module);
 
 /// executedOps() of functions by name, for callees only declared where
