@@ -17,6 +17,7 @@
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -1112,60 +1113,66 @@ static std::string uncoveredCopyOut(ArrayRef<Operation *> stores) {
   return written.all() ? "" : uncovered(written.count());
 }
 
-std::optional<PassHazard> insertPadIntoFillHazard(ModuleOp module) {
+/// The first op of type \p OpT in \p module that \p matches, as a hazard
+/// saying \p why.
+template <typename OpT>
+static std::optional<PassHazard> firstHazard(ModuleOp module, llvm::function_ref<bool(OpT)> matches,
+                                             llvm::StringRef why) {
   std::optional<PassHazard> found;
-  module.walk([&](tensor::InsertSliceOp insert) {
+  module.walk([&](OpT op) {
+    if (!matches(op))
+      return WalkResult::advance();
+    found = PassHazard{op, why.str()};
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+std::optional<PassHazard> insertPadIntoFillHazard(ModuleOp module) {
+  auto misplaced = [](tensor::InsertSliceOp insert) {
     auto pad = insert.getSource().getDefiningOp<tensor::PadOp>();
-    if (!pad || llvm::all_of(insert.getMixedStrides(), [](OpFoldResult stride) {
-          return isConstantIntValue(stride, 1);
-        }))
-      return WalkResult::advance();
-    if (llvm::all_of(pad.getMixedLowPad(),
-                     [](OpFoldResult low) { return isConstantIntValue(low, 0); }))
-      return WalkResult::advance();
+    auto is = [](int64_t value) {
+      return [value](OpFoldResult v) { return isConstantIntValue(v, value); };
+    };
+    if (!pad || llvm::all_of(insert.getMixedStrides(), is(1)) ||
+        llvm::all_of(pad.getMixedLowPad(), is(0)))
+      return false;
     // The pattern's destination: a linalg.fill, through inserts into it.
     Value dest = insert.getDest();
     while (auto inner = dest.getDefiningOp<tensor::InsertSliceOp>())
       dest = inner.getDest();
-    if (!dest.getDefiningOp<linalg::FillOp>())
-      return WalkResult::advance();
-    found = PassHazard{insert, "MLIR 19's canonicalizer would fold this padded insert into the "
-                               "fill it goes into (FoldInsertPadIntoFill) at the offset plus "
-                               "the low padding, not plus the padding times the stride: the "
-                               "values would land elsewhere"};
-    return WalkResult::interrupt();
-  });
-  return found;
+    return static_cast<bool>(dest.getDefiningOp<linalg::FillOp>());
+  };
+  return firstHazard<tensor::InsertSliceOp>(
+      module, misplaced,
+      "MLIR 19's canonicalizer would fold this padded insert into the fill it goes into "
+      "(FoldInsertPadIntoFill) at the offset plus the low padding, not plus the padding "
+      "times the stride: the values would land elsewhere");
 }
 
 std::optional<PassHazard> blockPackPaddingHazard(ModuleOp module) {
-  std::optional<PassHazard> found;
-  module.walk([&](linalg::LinalgOp op) {
-    if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op))
-      return WalkResult::advance();
-    // Zero padding is neutral where the body multiplies the inputs (cast,
-    // maybe) and adds the product to the accumulator: 0 * y adds nothing.
-    bool plain = llvm::all_of(op.getBlock()->without_terminator(), [](Operation &bodyOp) {
-      return isa<arith::MulFOp, arith::MulIOp, arith::AddFOp, arith::AddIOp, arith::ExtFOp,
-                 arith::ExtSIOp, arith::ExtUIOp, arith::SIToFPOp, arith::UIToFPOp,
-                 arith::TruncFOp, arith::TruncIOp>(bodyOp);
-    });
-    if (plain)
-      return WalkResult::advance();
-    found = PassHazard{op, "MLIR 19's linalg-block-pack-matmul would pack this contraction "
-                           "too and pad it with zeros, but its body does more to the inputs "
-                           "than multiply them (an exp of 0 is 1): every padded step would add "
-                           "to the result"};
-    return WalkResult::interrupt();
-  });
-  return found;
+  // Zero padding is neutral where the body multiplies the inputs (cast,
+  // maybe) and adds the product to the accumulator: 0 * y adds nothing.
+  auto notNeutral = [](linalg::LinalgOp op) {
+    return op.hasPureTensorSemantics() && linalg::isaContractionOpInterface(op) &&
+           !llvm::all_of(op.getBlock()->without_terminator(), [](Operation &bodyOp) {
+             return isa<arith::MulFOp, arith::MulIOp, arith::AddFOp, arith::AddIOp,
+                        complex::MulOp, complex::AddOp, arith::ExtFOp, arith::ExtSIOp,
+                        arith::ExtUIOp, arith::SIToFPOp, arith::UIToFPOp, arith::TruncFOp,
+                        arith::TruncIOp>(bodyOp);
+           });
+  };
+  return firstHazard<linalg::LinalgOp>(
+      module, notNeutral,
+      "MLIR 19's linalg-block-pack-matmul would pack this contraction too and pad it with "
+      "zeros, but its body does more to the inputs than multiply them (an exp of 0 is 1): "
+      "every padded step would add to the result");
 }
 
 std::optional<PassHazard> linalgOperandOverlapHazard(ModuleOp module) {
-  std::optional<PassHazard> found;
-  module.walk([&](linalg::LinalgOp op) {
+  auto overlaps = [](linalg::LinalgOp op) {
     if (!op.hasPureBufferSemantics())
-      return WalkResult::advance();
+      return false;
     for (OpOperand &init : op.getDpsInitsMutable()) {
       Value root = bufferRoot(init.get());
       for (OpOperand &other : op->getOpOperands()) {
@@ -1176,16 +1183,16 @@ std::optional<PassHazard> linalgOperandOverlapHazard(ModuleOp module) {
         if (other.get() == init.get() && op.getNumReductionLoops() == 0 &&
             op.getMatchingIndexingMap(&other) == op.getMatchingIndexingMap(&init))
           continue;
-        found = PassHazard{op, "this op writes a buffer it also reads (or writes twice) "
-                               "through another view or indexing: the loops it means read "
-                               "values written earlier in the same op, and tiles read whole "
-                               "into vectors before any is written compute something else"};
-        return WalkResult::interrupt();
+        return true;
       }
     }
-    return WalkResult::advance();
-  });
-  return found;
+    return false;
+  };
+  return firstHazard<linalg::LinalgOp>(
+      module, overlaps,
+      "this op writes a buffer it also reads (or writes twice) through another view or "
+      "indexing: the loops it means read values written earlier in the same op, and tiles "
+      "read whole into vectors before any is written compute something else");
 }
 
 std::optional<PassHazard> affineCopyOutHazard(ModuleOp module) {
