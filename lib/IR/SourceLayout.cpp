@@ -81,6 +81,10 @@ bool Scanner::word(llvm::StringRef text, bool firstOnLine) {
     return false; // a second op after the module: the parser says what then
   if (!atTop())
     return true;
+  // A module nested in the module: its functions are not the module's, and
+  // the whole parse says what becomes of them.
+  if (firstOnLine && (text == "module" || text == "builtin.module"))
+    return false;
   if (reading && reading->closed)
     return text == "loc"; // only its location may follow a body on its line
   if (reading && !reading->inBody) {

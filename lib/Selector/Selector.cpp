@@ -712,6 +712,18 @@ static llvm::Error checkSelectable(mlir::ModuleOp module,
   return llvm::Error::success();
 }
 
+/// Notes in \p notes each module nested in \p module whose functions a
+/// selection of \p module does not decide.
+static void noteNestedModules(mlir::ModuleOp module, std::vector<std::string> &notes) {
+  for (auto inner : module.getOps<mlir::ModuleOp>())
+    if (!definedFunctions(inner).empty())
+      notes.push_back(
+          "the functions of nested module " +
+          (inner.getName() ? "@" + inner.getName()->str() : std::string("<unnamed>")) +
+          " are left as they are: give that module on its own, or nest the pass "
+          "(builtin.module(builtin.module(mqss-select)))");
+}
+
 /// Adds \p decided to \p selection.
 static void addFunction(Selection &selection, FunctionSelection decided) {
   for (double us : decided.decisionMicros)
@@ -752,6 +764,7 @@ Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::Modu
       results->push_back(std::move(scratch));
   }
   finishSelection(selection);
+  noteNestedModules(module, selection.notes);
   return selection;
 }
 
@@ -1093,6 +1106,9 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
     joinHelpers();
     return std::move(error);
   }
+  // Before the work below may move the module's ops into a scratch module.
+  std::vector<std::string> notes;
+  noteNestedModules(**module, notes);
   // The caller's module is handed back as parsed: then functions are copied.
   FunctionOps declared = calleeOps(**module);
   work(**module, /*consume=*/!parsed, declared, times[0]);
@@ -1119,6 +1135,7 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
     addFunction(selection, std::move(*slot.selection));
   }
   finishSelection(selection);
+  selection.notes = std::move(notes);
   for (const Selection::ThreadTime &time : times)
     selection.passMicros += time.passMicros;
   selection.threads = std::move(times);

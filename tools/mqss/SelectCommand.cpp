@@ -338,6 +338,8 @@ int selectMain() {
   double selectMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   printSmallKernelNotes(tool, *selection);
+  for (const std::string &note : selection->notes)
+    WithColor::note(errs(), tool) << note << "\n";
   for (const std::string &note : selection->measurementNotes)
     WithColor::note(errs(), tool) << "guard: " << note << "\n";
   std::string pasting = emit == "pipeline" || emit == "json" ? pastingNote(*selection, *loaded) : "";
@@ -393,6 +395,8 @@ int selectMain() {
       object["measured_speedup_vs_default"] = *selection->measuredSpeedup;
     if (!selection->measurementNotes.empty())
       object["measurement_notes"] = selection->measurementNotes;
+    if (!selection->notes.empty())
+      object["notes"] = selection->notes;
     if (!pasting.empty())
       object["pipeline_note"] = pasting;
     out.os() << formatv("{0:2}", json::Value(std::move(object))) << "\n";

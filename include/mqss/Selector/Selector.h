@@ -120,6 +120,9 @@ struct Selection {
   /// and what its measurements noted (e.g. a scalar argument defaulted to 0).
   std::optional<double> measuredSpeedup;
   std::vector<std::string> measurementNotes;
+  /// What the selection left alone and why: functions in a nested module
+  /// (decided only by a selection of that module).
+  std::vector<std::string> notes;
   /// From selectSource(): per thread that decided functions (the calling
   /// thread first), the time from the call until it had decided its last
   /// function, parsing included, and how much of it went into applying
