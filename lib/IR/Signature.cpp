@@ -137,6 +137,15 @@ static llvm::Expected<ValueSpec> describeType(Type type, llvm::StringRef what) {
   return spec;
 }
 
+std::vector<std::string> nestedModulesWithFunctions(ModuleOp module) {
+  std::vector<std::string> names;
+  for (auto inner : module.getOps<ModuleOp>())
+    if (llvm::any_of(inner.getOps<func::FuncOp>(),
+                     [](func::FuncOp f) { return !f.isExternal(); }))
+      names.push_back(inner.getName() ? "@" + inner.getName()->str() : "<unnamed>");
+  return names;
+}
+
 llvm::Expected<func::FuncOp> selectEntry(ModuleOp module,
                                          llvm::StringRef requested) {
   SmallVector<func::FuncOp> definitions;
@@ -205,16 +214,12 @@ llvm::Expected<func::FuncOp> selectEntry(ModuleOp module,
     }
     if (others.empty()) {
       // A module nested in this one (as some tools wrap their output) may.
-      std::string nested;
-      for (auto inner : module.getOps<ModuleOp>())
-        if (llvm::any_of(inner.getOps<func::FuncOp>(),
-                         [](func::FuncOp f) { return !f.isExternal(); }))
-          nested = inner.getName() ? "@" + inner.getName()->str() : "<unnamed>";
+      std::vector<std::string> nested = nestedModulesWithFunctions(module);
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "the module defines no function with a body to run" +
               (nested.empty() ? std::string()
-                              : " at its top level; the nested module " + nested +
+                              : " at its top level; the nested module " + nested.front() +
                                     " does: give that module on its own"));
     }
     return llvm::createStringError(

@@ -896,6 +896,31 @@ exactIndexRanges(Operation *op, AffineMap map, ValueRange operands) {
   return ranges;
 }
 
+/// The results of \p map at \p operands, each operand the value \p values
+/// gives it (an induction variable's) or a constant; nullopt where one is
+/// neither, or a result cannot be evaluated.
+static std::optional<SmallVector<int64_t>>
+evaluateAt(AffineMap map, ValueRange operands, const llvm::DenseMap<Value, int64_t> &values) {
+  SmallVector<int64_t> at;
+  for (Value operand : operands) {
+    if (auto it = values.find(operand); it != values.end())
+      at.push_back(it->second);
+    else if (std::optional<int64_t> constant = getConstantIntValue(operand))
+      at.push_back(*constant);
+    else
+      return std::nullopt;
+  }
+  SmallVector<int64_t> results;
+  for (AffineExpr expr : map.getResults()) {
+    std::optional<int64_t> v = evaluateAffine(expr, ArrayRef(at).take_front(map.getNumDims()),
+                                              ArrayRef(at).drop_front(map.getNumDims()));
+    if (!v)
+      return std::nullopt;
+    results.push_back(*v);
+  }
+  return results;
+}
+
 /// Calls \p visit at each iteration of \p loops (outermost first, each
 /// enclosing the next), with the values of their induction variables in
 /// \p values: each loop's bounds evaluated at the values of the loops
@@ -909,24 +934,10 @@ static bool forEachIteration(ArrayRef<affine::AffineForOp> loops,
   affine::AffineForOp loop = loops.front();
   auto bound = [&](AffineMap map, ValueRange operands,
                    bool lower) -> std::optional<int64_t> {
-    SmallVector<int64_t> at;
-    for (Value operand : operands) {
-      if (auto it = values.find(operand); it != values.end())
-        at.push_back(it->second);
-      else if (std::optional<int64_t> constant = getConstantIntValue(operand))
-        at.push_back(*constant);
-      else
-        return std::nullopt;
-    }
-    std::optional<int64_t> result;
-    for (AffineExpr expr : map.getResults()) {
-      std::optional<int64_t> v = evaluateAffine(expr, ArrayRef(at).take_front(map.getNumDims()),
-                                                ArrayRef(at).drop_front(map.getNumDims()));
-      if (!v)
-        return std::nullopt;
-      result = !result ? *v : lower ? std::max(*result, *v) : std::min(*result, *v);
-    }
-    return result;
+    std::optional<SmallVector<int64_t>> results = evaluateAt(map, operands, values);
+    if (!results || results->empty())
+      return std::nullopt;
+    return lower ? *llvm::max_element(*results) : *llvm::min_element(*results);
   };
   std::optional<int64_t> lower =
       bound(loop.getLowerBoundMap(), loop.getLowerBoundOperands(), /*lower=*/true);
@@ -1083,25 +1094,17 @@ static std::string uncoveredCopyOut(ArrayRef<Operation *> stores) {
     std::optional<SmallVector<affine::AffineForOp>> loops = enclosingLoops(op);
     if (!loops)
       return cannotTell("a store under an op other than affine.for");
-    AffineMap map = store.getAffineMap();
     llvm::DenseMap<Value, int64_t> values;
     bool enumerated = forEachIteration(*loops, values, budget, [&] {
-      SmallVector<int64_t> at;
-      for (Value operand : store.getMapOperands()) {
-        if (auto it = values.find(operand); it != values.end())
-          at.push_back(it->second);
-        else if (std::optional<int64_t> constant = getConstantIntValue(operand))
-          at.push_back(*constant);
-        else
-          return false;
-      }
+      std::optional<SmallVector<int64_t>> indices =
+          evaluateAt(store.getAffineMap(), store.getMapOperands(), values);
+      if (!indices)
+        return false;
       int64_t index = 0;
-      for (auto [d, expr] : llvm::enumerate(map.getResults())) {
-        std::optional<int64_t> v = evaluateAffine(expr, ArrayRef(at).take_front(map.getNumDims()),
-                                                  ArrayRef(at).drop_front(map.getNumDims()));
-        if (!v || *v < low[d] || *v > high[d])
+      for (auto [d, v] : llvm::enumerate(*indices)) {
+        if (v < low[d] || v > high[d])
           return false;
-        index = index * (high[d] - low[d] + 1) + (*v - low[d]);
+        index = index * (high[d] - low[d] + 1) + (v - low[d]);
       }
       written.set(index);
       return true;

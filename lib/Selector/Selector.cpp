@@ -17,6 +17,7 @@
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Diagnostics.h"
 #include "mqss/IR/Loader.h"
+#include "mqss/IR/Signature.h"
 #include "mqss/IR/SourceLayout.h"
 #include "mqss/IR/Summary.h"
 #include "mqss/Policy/Policy.h"
@@ -207,7 +208,7 @@ std::vector<mlir::func::FuncOp> definedFunctions(mlir::ModuleOp module) {
 /// For a module with nothing to decide: what it holds instead, so that the
 /// user learns which of their functions were passed over and why.
 std::string whatIsThereInstead(mlir::ModuleOp module) {
-  std::string lowered, nested, declared, scripts;
+  std::string lowered, declared, scripts;
   for (mlir::Operation &op : module.getBody()->getOperations()) {
     auto name = op.getAttrOfType<mlir::StringAttr>(mlir::SymbolTable::getSymbolAttrName());
     auto add = [&](std::string &list) {
@@ -221,10 +222,10 @@ std::string whatIsThereInstead(mlir::ModuleOp module) {
     else if (auto function = llvm::dyn_cast<mlir::FunctionOpInterface>(op);
              function && !function.isExternal())
       add(lowered);
-    else if (auto inner = llvm::dyn_cast<mlir::ModuleOp>(op);
-             inner && !definedFunctions(inner).empty())
-      nested += nested.empty() ? (name ? "@" + name.getValue().str() : "<unnamed>") : ", ...";
   }
+  std::vector<std::string> modules = nestedModulesWithFunctions(module);
+  std::string nested =
+      modules.empty() ? "" : modules.front() + (modules.size() > 1 ? ", ..." : "");
   std::string hint;
   if (!scripts.empty())
     hint += "; " + scripts + (scripts.find(',') == std::string::npos ? " is" : " are") +
@@ -715,13 +716,10 @@ static llvm::Error checkSelectable(mlir::ModuleOp module,
 /// Notes in \p notes each module nested in \p module whose functions a
 /// selection of \p module does not decide.
 static void noteNestedModules(mlir::ModuleOp module, std::vector<std::string> &notes) {
-  for (auto inner : module.getOps<mlir::ModuleOp>())
-    if (!definedFunctions(inner).empty())
-      notes.push_back(
-          "the functions of nested module " +
-          (inner.getName() ? "@" + inner.getName()->str() : std::string("<unnamed>")) +
-          " are left as they are: give that module on its own, or nest the pass "
-          "(builtin.module(builtin.module(mqss-select)))");
+  for (const std::string &name : nestedModulesWithFunctions(module))
+    notes.push_back("the functions of nested module " + name +
+                    " are left as they are: give that module on its own, or nest the pass "
+                    "(builtin.module(builtin.module(mqss-select)))");
 }
 
 /// Adds \p decided to \p selection.

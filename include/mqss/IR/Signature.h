@@ -70,6 +70,11 @@ struct Signature {
 llvm::Expected<mlir::func::FuncOp> selectEntry(mlir::ModuleOp module,
                                                llvm::StringRef requested);
 
+/// The modules nested directly in \p module that define a func.func with a
+/// body, in order, each named as `@name` or `<unnamed>`: functions a tool
+/// given \p module does not reach (some frontends wrap their output so).
+std::vector<std::string> nestedModulesWithFunctions(mlir::ModuleOp module);
+
 /// Describes \p func's arguments and results; an unsupported type is an error
 /// that names the argument (`arg2`) and the type.
 llvm::Expected<Signature> describeSignature(mlir::func::FuncOp func);
