@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Affine/Analysis/NestedMatcher.h"
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -112,12 +113,73 @@ bool hasAffineSiblings(const IRSummary &s) {
   return s.maxTopLevelAffineLoops >= 2 && s.numAffineForWithResults == 0 &&
          s.allAffineBoundsConstant && s.numAffineStoresBelowRank == 0;
 }
+/// A copy of \p module after \p pipeline; null when the pipeline fails or
+/// crashes on it (applying the action will say so).
+mlir::OwningOpRef<mlir::ModuleOp> copyAfter(mlir::ModuleOp module, llvm::StringRef pipeline) {
+  mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+  if (llvm::Error error = applyPipeline(*copy, pipeline)) {
+    llvm::consumeError(std::move(error));
+    return nullptr;
+  }
+  return copy;
+}
+/// How many times more work MLIR 19's affine-loop-fusion may leave a
+/// function with. Its cost model allows 30% of recomputation.
+constexpr double kMaxFusionWorkGrowth = 2;
+/// A nest MLIR 19's affine-loop-fusion would fuse into a consumer's loop
+/// and recompute there, its result unchanged but its work multiplied: a
+/// 64^3 max-reduction read by a 64^3 matmul went into the matmul's
+/// innermost loop, whole, 6,000x slower than naive (found by a random
+/// linalg program generator). Found by running the pass on a copy and
+/// counting the ops each function executes (executedOps) before and after.
+std::optional<PassHazard> fusionRecomputeHazard(mlir::ModuleOp module) {
+  std::vector<std::pair<mlir::func::FuncOp, double>> before;
+  for (auto function : module.getOps<mlir::func::FuncOp>())
+    if (std::optional<double> ops = executedOps(function))
+      before.emplace_back(function, *ops);
+  if (before.empty())
+    return std::nullopt;
+  mlir::OwningOpRef<mlir::ModuleOp> copy = copyAfter(module, "func.func(affine-loop-fusion)");
+  if (!copy)
+    return std::nullopt;
+  mlir::SymbolTable fused(*copy);
+  for (auto [function, ops] : before) {
+    auto after = fused.lookup<mlir::func::FuncOp>(function.getSymName());
+    std::optional<double> opsAfter = after ? executedOps(after) : std::nullopt;
+    if (!opsAfter || *opsAfter <= kMaxFusionWorkGrowth * ops)
+      continue;
+    // The nest recomputed: a top-level loop whose copy sits in another
+    // nest's loop (the copies keep their locations).
+    mlir::Operation *nest = function;
+    for (auto loop : function.getBody().getOps<mlir::affine::AffineForOp>()) {
+      bool movedIn = after.walk([&](mlir::affine::AffineForOp inner) {
+        auto outer = inner->getParentOfType<mlir::affine::AffineForOp>();
+        return inner.getLoc() == loop.getLoc() && outer && outer.getLoc() != loop.getLoc()
+                   ? mlir::WalkResult::interrupt()
+                   : mlir::WalkResult::advance();
+      }).wasInterrupted();
+      if (movedIn) {
+        nest = loop;
+        break;
+      }
+    }
+    return PassHazard{nest, llvm::formatv("MLIR 19's affine-loop-fusion would fuse this nest "
+                                          "into a consumer's loop and recompute it there: "
+                                          "the function would execute {0:f0}x the operations",
+                                          *opsAfter / ops)
+                                .str()};
+  }
+  return std::nullopt;
+}
 /// And, checked on the IR itself: an in-place update that a sibling nest
-/// uses, and loops of a step other than 1 (see affineFusionHazard).
+/// uses, and loops of a step other than 1 (see affineFusionHazard); and
+/// where the fusion would multiply the work (see fusionRecomputeHazard).
 llvm::Error fusesSafely(mlir::ModuleOp module) {
   if (std::optional<PassHazard> hazard = affineFusionHazard(module))
     return refusedFor(hazard);
-  return refusedFor(affineAliasHazard(module, NestScope::Siblings));
+  if (std::optional<PassHazard> hazard = affineAliasHazard(module, NestScope::Siblings))
+    return refusedFor(hazard);
+  return refusedFor(fusionRecomputeHazard(module));
 }
 /// The canonicalizer on tensors only where it would not misplace a padded
 /// insert (see insertPadIntoFillHazard).
