@@ -2,6 +2,7 @@
 
 #include "mqss/IR/Loader.h"
 
+#include "mqss/IR/Context.h"
 #include "mqss/IR/Diagnostics.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -114,6 +115,46 @@ LogicalResult refuseVerifierCrashes(ModuleOp module) {
     return WalkResult::interrupt();
   });
   return result;
+}
+
+bool reportVerifierCrashes(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os) {
+  const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  llvm::StringRef text = buffer->getBuffer();
+  if (!text.contains("linalg.transpose"))
+    return false;
+  // Each piece --split-input-file would take on its own (one that does not
+  // parse must not keep the others from being checked), placed at its own
+  // lines; bytecode whole.
+  llvm::SmallVector<llvm::StringRef> pieces;
+  constexpr llvm::StringLiteral kSplitMarker = "// -----";
+  if (text.starts_with("ML\xefR"))
+    pieces.push_back(text);
+  else
+    text.split(pieces, kSplitMarker);
+  std::unique_ptr<MLIRContext> context = createContext();
+  context->allowUnregisteredDialects();
+  context->printOpOnDiagnostic(false);
+  size_t lines = 0;
+  for (llvm::StringRef piece : pieces) {
+    size_t linesBefore = lines;
+    lines += piece.count('\n');
+    if (!piece.contains("linalg.transpose"))
+      continue;
+    auto pieceManager = std::make_shared<llvm::SourceMgr>();
+    pieceManager->AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(std::string(linesBefore, '\n') + piece.str(),
+                                             buffer->getBufferIdentifier()),
+        llvm::SMLoc());
+    OwningOpRef<ModuleOp> module;
+    {
+      mqss::DiagnosticCollector quiet(*context); // MlirOptMain reports what does not parse
+      module = parseSourceFile<ModuleOp>(pieceManager, ParserConfig(context.get(), false));
+    }
+    SourceMgrDiagnosticHandler handler(*pieceManager, context.get(), os);
+    if (module && failed(refuseVerifierCrashes(*module)))
+      return true;
+  }
+  return false;
 }
 
 static llvm::Expected<OwningOpRef<ModuleOp>>

@@ -15,9 +15,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 /// Refuses, as mqss's loader does, an input file nested deeper than MLIR's
-/// recursive parser can take (it would end with a segfault). Standard input
-/// can be read once only: MLIR's parser reads it unchecked.
-static bool nestingRefused(llvm::StringRef inputFilename) {
+/// recursive parser can take, or holding an op MLIR 19's verifier crashes
+/// on (both would end with a segfault). Standard input can be read once
+/// only: MLIR's parser reads it unchecked.
+static bool inputRefused(llvm::StringRef inputFilename) {
   if (inputFilename == "-")
     return false;
   auto buffer = llvm::MemoryBuffer::getFile(inputFilename, /*IsText=*/true);
@@ -25,7 +26,8 @@ static bool nestingRefused(llvm::StringRef inputFilename) {
     return false; // MlirOptMain reports it
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  return mqss::reportExcessiveNesting(sourceMgr, llvm::errs());
+  return mqss::reportExcessiveNesting(sourceMgr, llvm::errs()) ||
+         mqss::reportVerifierCrashes(sourceMgr, llvm::errs());
 }
 
 int main(int argc, char **argv) {
@@ -36,7 +38,7 @@ int main(int argc, char **argv) {
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "MQSS-Selector optimizer driver: mlir-opt plus the mqss-select pass\n",
       registry);
-  if (nestingRefused(inputFilename))
+  if (inputRefused(inputFilename))
     return 1;
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));

@@ -58,6 +58,12 @@ bool reportExcessiveNesting(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream 
 /// untrusted text checks this before verifying.
 mlir::LogicalResult refuseVerifierCrashes(mlir::ModuleOp module);
 
+/// refuseVerifierCrashes() on \p sourceMgr's main buffer, for a tool that
+/// parses and verifies it itself (mqss-opt, through MlirOptMain): when the
+/// text holds such an op, prints the error to \p os and returns true. Each
+/// `// -----` piece is checked on its own, as --split-input-file takes it.
+bool reportVerifierCrashes(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os);
+
 /// Reads \p path (or stdin for "-"); a LoadError (Io) when it cannot.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readModuleFile(llvm::StringRef path);
 
