@@ -151,14 +151,9 @@ randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength) {
 /// module's or its inputs' fault (a crash of the reference, inputs too big
 /// for memory). Empty otherwise.
 static std::string failureWithoutTheActions(const RunReport &report) {
-  llvm::StringRef what = failedWithoutTheCandidate(report);
-  if (what.empty())
-    return "";
   // The environment's baseline is always `default`.
-  return (llvm::Twine("the module fails without the actions (") + runStatusName(report.status) +
-          " in " + (what == "the baseline" ? llvm::StringRef("`default`, the baseline") : what) +
-          "): " + report.message)
-      .str();
+  std::string what = failedWithoutTheCandidate(report, "`default`, the baseline");
+  return what.empty() ? what : "the module fails without the actions: " + what;
 }
 
 /// \p report's status and message into \p evaluation, a failure where the

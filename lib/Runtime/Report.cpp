@@ -42,14 +42,17 @@ bool isInputFault(RunStatus status) {
          status == RunStatus::InvalidIR;
 }
 
-llvm::StringRef failedWithoutTheCandidate(const RunReport &report) {
+std::string failedWithoutTheCandidate(const RunReport &report, llvm::StringRef baselineName) {
   llvm::StringRef phase = report.phase;
   if (report.ok() || isInputFault(report.status))
     return "";
-  return phase == "entry"                ? "making its inputs"
-         : phase.ends_with(":reference") ? "its naive reference lowering"
-         : phase.ends_with(":baseline")  ? "the baseline"
-                                         : "";
+  llvm::StringRef part = phase == "entry"                ? "making its inputs"
+                         : phase.ends_with(":reference") ? "its naive reference lowering"
+                         : phase.ends_with(":baseline")  ? baselineName
+                                                         : "";
+  if (part.empty())
+    return "";
+  return (runStatusName(report.status) + " in " + part + ": " + report.message).str();
 }
 
 std::optional<RunStatus> parseRunStatus(llvm::StringRef name) {

@@ -169,15 +169,11 @@ llvm::Expected<Selection> Selector::selectMeasured(mlir::ModuleOp module) {
       // The module or its inputs at fault (it does not run as given, its
       // naive reference hangs): every other candidate, and `default`, would
       // fail the same way, each after as long a wait.
-      llvm::StringRef without = failedWithoutTheCandidate(report);
+      std::string without = failedWithoutTheCandidate(report);
       if (isInputFault(report.status) || !without.empty())
-        return llvm::createStringError(
-            llvm::inconvertibleErrorCode(),
-            "cannot measure the module: " +
-                (without.empty() ? lastFailure
-                                 : (runStatusName(report.status) + " in " + without + ": " +
-                                    report.message)
-                                       .str()));
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "cannot measure the module: " +
+                                           (without.empty() ? lastFailure : without));
       continue;
     }
     if (!bestIndex || report.speedup->median > best) {

@@ -122,11 +122,13 @@ struct RunReport {
 };
 
 /// For a report that failed where the candidate plays no part (making the
-/// inputs, the naive reference, the baseline), that part in words: "making
-/// its inputs", "its naive reference lowering", "the baseline". Another
-/// candidate would fail the same way. Empty otherwise, and for an input
-/// fault (isInputFault), which says so itself.
-llvm::StringRef failedWithoutTheCandidate(const RunReport &report);
+/// inputs, the naive reference, the baseline), what failed and where:
+/// "<status> in <part>: <message>", the part "making its inputs", "its
+/// naive reference lowering" or \p baselineName. Another candidate would
+/// fail the same way. Empty otherwise, and for an input fault
+/// (isInputFault), which says so itself.
+std::string failedWithoutTheCandidate(const RunReport &report,
+                                      llvm::StringRef baselineName = "the baseline");
 
 /// Runs the whole measurement in a sandboxed child. Never fails as a call:
 /// every failure, including crashes and timeouts, is a status in the report.
