@@ -896,6 +896,31 @@ exactIndexRanges(Operation *op, AffineMap map, ValueRange operands) {
   return ranges;
 }
 
+/// Whether \p forOp's upper bound may fall below its lower bound (a loop
+/// `%i + 2 to 16`, `4 to %n`), where it runs zero times, but MLIR 19's
+/// unrollers start their cleanup loop at lb + ((ub - lb) floordiv f) * f,
+/// below the lower bound. Exact where the enclosing loops have constant
+/// bounds and the bounds use only their induction variables and
+/// constants; otherwise only a loop from 0 is taken to run forwards (its
+/// upper bound a size). Found by random loop-program generators.
+static bool mayEndBelowStart(affine::AffineForOp forOp) {
+  if (affine::getConstantTripCount(forOp))
+    return false;
+  auto lower = exactIndexRanges(forOp, forOp.getLowerBoundMap(), forOp.getLowerBoundOperands());
+  auto upper = exactIndexRanges(forOp, forOp.getUpperBoundMap(), forOp.getUpperBoundOperands());
+  if (lower && upper && !lower->empty() && !upper->empty()) {
+    // The bounds are the largest of the lower and the smallest of the upper.
+    int64_t highestLower = INT64_MIN, lowestUpper = INT64_MAX;
+    for (auto [low, high] : *lower)
+      highestLower = std::max(highestLower, high);
+    for (auto [low, high] : *upper)
+      lowestUpper = std::min(lowestUpper, low);
+    return lowestUpper < highestLower;
+  }
+  AffineMap lowerMap = forOp.getLowerBoundMap();
+  return !(lowerMap.isSingleConstant() && lowerMap.getSingleConstantResult() == 0);
+}
+
 /// The results of \p map at \p operands, each operand the value \p values
 /// gives it (an induction variable's) or a constant; nullopt where one is
 /// neither, or a result cannot be evaluated.
@@ -1415,7 +1440,8 @@ IRSummary summarize(ModuleOp module) {
         s.allScfForStepsConstant = false;
       std::optional<int64_t> lower = getConstantIntValue(forOp.getLowerBound());
       s.numScfForMaybeEmptyFromAbove +=
-          !getConstantIntValue(forOp.getUpperBound()) && (!lower || *lower != 0);
+          !constantTripCount(forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()) &&
+          (!lower || *lower != 0);
     }
     s.numParallelLoops += c.isParallelLoop;
     if (c.isLoopLike) {
@@ -1451,11 +1477,7 @@ IRSummary summarize(ModuleOp module) {
         ++s.numAffineFor;
         if (!forOp.hasConstantBounds())
           s.allAffineBoundsConstant = false;
-        AffineMap lower = forOp.getLowerBoundMap(), upper = forOp.getUpperBoundMap();
-        s.numAffineForMaybeEmptyFromAbove +=
-            !(upper.isSingleConstant() ||
-              affine::getConstantTripCount(forOp).has_value()) &&
-            !(lower.isSingleConstant() && lower.getSingleConstantResult() == 0);
+        s.numAffineForMaybeEmptyFromAbove += mayEndBelowStart(forOp);
         if (s.allAffineTripsConstant && !tripCountIsConstant(forOp))
           s.allAffineTripsConstant = false;
         s.maxAffineDepth = std::max(s.maxAffineDepth, depth.second);

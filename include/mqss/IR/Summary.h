@@ -107,9 +107,10 @@ struct IRSummary {
   bool innermostAffineStepsOne = true;
   /// Whether every scf.for steps by a positive constant.
   bool allScfForStepsConstant = true;
-  /// Loops whose upper bound is known only at run time (or from an outer
-  /// loop) while the lower one is not 0: `4 to %n`, `1 to %i`, which may
-  /// run zero times from above (the upper bound below the lower one).
+  /// Loops whose upper bound may fall below the lower one: `4 to %n`,
+  /// `1 to %i`, `%i + 2 to 16` (any bound known only at run time or from
+  /// an outer loop, but for a loop from 0 to a size, and for an affine.for
+  /// whose bounds' ranges show they cannot cross).
   unsigned numAffineForMaybeEmptyFromAbove = 0;
   unsigned numScfForMaybeEmptyFromAbove = 0;
   /// Affine loads and stores inside an scf loop (for, while, parallel),
