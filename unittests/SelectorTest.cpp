@@ -543,6 +543,50 @@ TEST(Catalog, MasksActionsWhereUpstreamPassesMiscompile) {
   EXPECT_TRUE(legalMask(generic, generic.stage())[actionIndex(*lookupAction("linalg.specialize"))]);
 }
 
+TEST(Catalog, EveryLegalityRuleSaysWhatItNeeds) {
+  // An empty module satisfies no rule but `always`: each refusal a user
+  // meets (`actions:` lists) names what the action needs.
+  Fixture f;
+  mlir::OwningOpRef<mlir::ModuleOp> empty = 
+      mlir::ModuleOp::create(mlir::UnknownLoc::get(f.context.get()));
+  IRSummary summary = summarize(*empty);
+  for (const Action &action : actionCatalog()) {
+    std::string why = illegalBecause(action, summary);
+    if (action.legal(summary))
+      EXPECT_TRUE(why.empty()) << action.name.str();
+    else
+      EXPECT_NE(why.find("it needs "), std::string::npos) << action.name.str() << ": " << why;
+  }
+}
+
+TEST(Catalog, ApplyActionRecoversFromACrashingPass) {
+  // MLIR 19's block packing aborts on a complex matmul (its legality rule
+  // keeps it out; applyAction itself does not look): the action fails, and
+  // the half-rewritten module is set aside, leaving a valid one.
+  Fixture f;
+  auto module = f.load(MQSS_TEST_INPUTS "/complex.mlir");
+  llvm::Error error = applyAction(*module, *lookupAction("tensor.block-pack-matmul"));
+  ASSERT_TRUE(static_cast<bool>(error));
+  EXPECT_NE(llvm::toString(std::move(error)).find("crashed on this module"), std::string::npos);
+  EXPECT_TRUE(mlir::succeeded(mlir::verify(*module)));
+}
+
+TEST(Catalog, ActionsListsRefuseWhatTheRulesGuardAgainst) {
+  // A rule that keeps an upstream pass from IR it gets wrong refuses the
+  // action by name (the lower bound passes the upper one, and the unroller
+  // would run iterations the loop does not); a rule that only says there is
+  // nothing to do lets it run.
+  Fixture f;
+  auto module = f.load(MQSS_TEST_INPUTS "/miscompiles/unroll_lb_above_ub.mlir");
+  llvm::Error refused = applyActionsInTurn(*module, {lookupAction("loops.unroll-2")});
+  ASSERT_TRUE(static_cast<bool>(refused));
+  EXPECT_NE(llvm::toString(std::move(refused))
+                .find("action loops.unroll-2 refused: its legality rule does not hold on this "
+                      "IR: it needs affine loops whose bounds cannot cross"),
+            std::string::npos);
+  EXPECT_FALSE(llvm::errorToBool(applyActionsInTurn(*module, {lookupAction("linalg.to-affine")})));
+}
+
 TEST(Selector, LoopTilingIsMaskedOnceItHasRun) {
   Fixture f;
   auto module = f.load(MQSS_EXAMPLES "/matmul.mlir");

@@ -601,6 +601,99 @@ std::string Action::pipelineFragment() const {
   return "";
 }
 
+namespace {
+/// What each legality rule asks of the IR, in words, for refusing an action
+/// a user names (`actions:` lists, `mqss apply --actions`).
+struct LegalityRule {
+  bool (*legal)(const IRSummary &);
+  llvm::StringLiteral needs;
+  /// Whether the rule keeps the action from IR it would get wrong (or
+  /// crash on), not only from IR it has nothing to do on: where this holds
+  /// (null: never), the rule's failing means the former.
+  bool (*applies)(const IRSummary &) = nullptr;
+};
+bool hasAffineMemoryOps(const IRSummary &s) { return s.numAffineMemoryOps > 0; }
+const LegalityRule kLegalityRules[] = {
+    {hasLinalg, "a linalg op"},
+    {hasGeneralizable, "a named linalg op other than linalg.map"},
+    {hasGenericLinalg, "a linalg.generic"},
+    {hasLoops, "a loop"},
+    {hasAffineLoops, "an affine.for"},
+    {hasScfFor, "an scf.for"},
+    {hasTensorEmpty, "a tensor.empty"},
+    {hasTensorSlices, "a tensor.extract_slice or tensor.insert_slice"},
+    {hasCalls, "a func.call"},
+    {hasUnitDims, "a linalg op with a unit dimension"},
+    {fusibleElementwise, "an elementwise linalg op and another linalg op"},
+    {unrollable, "affine loops whose bounds cannot cross (a lower bound above the upper one) "
+                 "and whose iter_args are neither rotated by the yield nor started from one "
+                 "value: MLIR 19's unrollers compute something else on those", hasAffineLoops},
+    {unrollJammable, "an affine nest two or more deep, whose loops' bounds cannot cross and "
+                     "whose iter_args are neither rotated by the yield nor started from one "
+                     "value: MLIR 19's unrollers compute something else on those", hasAffineLoops},
+    {hasAffineSiblings, "sibling affine nests with constant bounds, no loop results, and "
+                        "stores under as many loops as their memref has dimensions: MLIR 19's "
+                        "affine-loop-fusion gets others wrong", hasAffineLoops},
+    {copyable, "affine nests two or more deep with constant trip counts, innermost steps of "
+               "1, no loop results and no affine.if: MLIR 19's affine-data-copy-generate "
+               "copies past its buffers on others", hasAffineLoops},
+    {scalarReplaceable, "affine loads or stores, none inside an scf loop (whose back edges "
+                        "affine-scalrep does not see)", hasAffineMemoryOps},
+    {specializable, "linalg.generic ops, none yielding its output argument and every "
+                    "contraction's body exactly multiply, add and yield: MLIR 19's "
+                    "specializer misreads others", hasGenericLinalg},
+    {vectorizable<4>, "innermost affine loops with constant trip counts divisible by 4, steps "
+                      "of 1, no loop results, and no sub-byte or strided accesses", hasAffineLoops},
+    {vectorizable<8>, "innermost affine loops with constant trip counts divisible by 8, steps "
+                      "of 1, no loop results, and no sub-byte or strided accesses", hasAffineLoops},
+    {vectorizable<16>, "innermost affine loops with constant trip counts divisible by 16, "
+                       "steps of 1, no loop results, and no sub-byte or strided accesses", hasAffineLoops},
+    {peelable, "scf.for loops with constant positive steps, whose bounds cannot cross", hasScfFor},
+    {matmulTiles<8, 32, 1>, "static linalg.matmul ops (no i1 or complex operands) of sizes "
+                            "divisible by 8x32x1", hasLinalg},
+    {matmulTiles<16, 16, 1>, "static linalg.matmul ops (no i1 or complex operands) of sizes "
+                             "divisible by 16x16x1", hasLinalg},
+    {matmulTiles<4, 64, 1>, "static linalg.matmul ops (no i1 or complex operands) of sizes "
+                            "divisible by 4x64x1", hasLinalg},
+    {matmulTiles<8, 16, 4>, "static linalg.matmul ops (no i1 or complex operands) of sizes "
+                            "divisible by 8x16x4", hasLinalg},
+    {batchMatmulTiles, "static linalg.batch_matmul ops (no i1 or complex operands) of sizes "
+                       "divisible by 1x8x32x1", hasLinalg},
+    {matvecTiles, "static linalg.matvec ops (no i1 or complex operands) of sizes divisible "
+                  "by 8x32", hasLinalg},
+    {elementwiseTiles<8, 32>, "every linalg.generic, fill, copy and transpose a static 2-D "
+                              "elementwise op (no i1 or complex operands) of sizes divisible "
+                              "by 8x32", hasLinalg},
+    {elementwiseTiles<4, 64>, "every linalg.generic, fill, copy and transpose a static 2-D "
+                              "elementwise op (no i1 or complex operands) of sizes divisible "
+                              "by 4x64", hasLinalg},
+    {tileFuseTiles<32, 32>, "the op producing the returned tensor a static linalg op on "
+                            "tensors whose first two loops are parallel and divisible by "
+                            "32x32 (a reduction's init would restart at every tile)", hasLinalg},
+    {tileFuseTiles<8, 64>, "the op producing the returned tensor a static linalg op on tensors "
+                           "whose first two loops are parallel and divisible by 8x64 (a "
+                           "reduction's init would restart at every tile)", hasLinalg},
+    {blockPackable, "a static linalg.matmul or linalg.batch_matmul on tensors, not of complex "
+                    "numbers", hasLinalg},
+};
+} // namespace
+
+std::string illegalBecause(const Action &action, const IRSummary &summary, bool *unsafe) {
+  if (unsafe)
+    *unsafe = false;
+  if (action.legal(summary))
+    return "";
+  for (const LegalityRule &rule : kLegalityRules)
+    if (rule.legal == action.legal) {
+      if (unsafe)
+        *unsafe = rule.applies && rule.applies(summary);
+      return ("its legality rule does not hold on this IR: it needs " + rule.needs).str();
+    }
+  if (unsafe)
+    *unsafe = true;
+  return "its legality rule does not hold on this IR";
+}
+
 llvm::ArrayRef<Action> actionCatalog() { return kCatalog; }
 
 unsigned actionIndex(const Action &action) {

@@ -259,7 +259,15 @@ llvm::Error applyAction(mlir::ModuleOp module, const Action &action) {
 llvm::Error applyActionsInTurn(mlir::ModuleOp module, llvm::ArrayRef<const Action *> actions) {
   if (auto preparation = prepareForStages(module); !preparation)
     return preparation.takeError();
-  for (const Action *action : actions)
+  for (const Action *action : actions) {
+    // Refused where its legality rule keeps it from IR it gets wrong, as
+    // the policy and the plans never take it there.
+    bool unsafe = false;
+    std::string why = illegalBecause(*action, summarize(module), &unsafe);
+    if (unsafe)
+      return llvm::make_error<PipelineError>(PipelineFailure::PassFailed,
+                                             "action " + action->name.str() +
+                                                 " refused: " + why);
     if (llvm::Error error = applyAction(module, *action)) {
       bool refused = error.isA<ActionRefused>();
       return llvm::make_error<PipelineError>(
@@ -267,6 +275,7 @@ llvm::Error applyActionsInTurn(mlir::ModuleOp module, llvm::ArrayRef<const Actio
           "action " + action->name.str() + (refused ? " refused: " : " failed: ") +
               llvm::toString(std::move(error)));
     }
+  }
   return llvm::Error::success();
 }
 

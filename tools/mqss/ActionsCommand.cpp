@@ -172,6 +172,13 @@ int applyMain() {
         WithColor::warning(errs(), "mqss apply")
             << "action " << action->name << " belongs to the " << stageName(action->stage)
             << " stage, but the module is at the " << stageName(summary.stage()) << " stage\n";
+      bool unsafe = false;
+      std::string why = illegalBecause(*action, summary, &unsafe);
+      if (unsafe)
+        return applyError("action " + action->name + " refused: " + why);
+      if (!why.empty())
+        WithColor::warning(errs(), "mqss apply")
+            << "action " << action->name << ": " << why << "; it may do nothing\n";
       if (Error error = applyAction(**module, *action))
         return applyError("action " + action->name + ": " + toString(std::move(error)));
     }

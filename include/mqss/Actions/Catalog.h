@@ -78,6 +78,13 @@ std::vector<bool> legalMask(const IRSummary &summary, Stage stage);
 /// licm, ...) is idempotent, so it is not legal again right after itself.
 std::vector<bool> legalMask(const IRSummary &summary, Stage stage,
                             llvm::ArrayRef<const Action *> history);
+/// Why \p action is not legal on IR like \p summary, in words (what its
+/// rule needs); empty when it is. With \p unsafe: whether the rule keeps
+/// the action from IR an upstream pass gets wrong or crashes on (then an
+/// action a user names is refused), not only from IR it has nothing to do
+/// on (`linalg.to-affine` without linalg ops).
+std::string illegalBecause(const Action &action, const IRSummary &summary,
+                           bool *unsafe = nullptr);
 /// Identifies the catalog (names, stages, bodies) for model compatibility.
 uint64_t catalogHash();
 
