@@ -1687,6 +1687,17 @@ static Operation *writerThroughZeroStride(tensor::ExtractSliceOp slice) {
   return nullptr;
 }
 
+/// A tensor.pack with a static inner tile whose place in the result type is
+/// dynamic (`inner_tiles = [32, 32]` into tensor<?x?x?x?xf32>).
+static bool hasUntypedStaticTile(tensor::PackOp pack) {
+  ArrayRef<int64_t> tiles = pack.getStaticInnerTiles();
+  ArrayRef<int64_t> shape = pack.getDestType().getShape().take_back(tiles.size());
+  for (auto [tile, size] : llvm::zip(tiles, shape))
+    if (!ShapedType::isDynamic(tile) && ShapedType::isDynamic(size))
+      return true;
+  return false;
+}
+
 std::string refusalReason(ModuleOp module) {
   Operation *user = nullptr;
   Operation *zeroStrideWriter = nullptr;
@@ -1714,6 +1725,10 @@ std::string refusalReason(ModuleOp module) {
         user = op;
         found = true;
       }
+    if (auto pack = dyn_cast<tensor::PackOp>(op); pack && !found && hasUntypedStaticTile(pack)) {
+      user = op;
+      found = true;
+    }
     return found ? WalkResult::interrupt() : WalkResult::advance();
   });
   if (!user)
@@ -1729,6 +1744,11 @@ std::string refusalReason(ModuleOp module) {
            "pipeline, the naive one too, would compute something other than the tensors "
            "say (an upstream bug). Copy the slice into a fresh tensor first (tensor.empty "
            "and linalg.copy)";
+  if (isa<tensor::PackOp>(user))
+    return where + op + " has static inner tiles that its result type leaves dynamic ('?'): "
+           "MLIR 19's lowering of tensor.pack builds an invalid tensor.expand_shape from it "
+           "(an upstream bug), so no pipeline can compile it. Write the tile sizes in the "
+           "result type (tensor<?x?x32x32xf32> for inner_tiles = [32, 32])";
   if (isGpuOp(user))
     return where + op + " is GPU code (OneFlow and IREE emit such modules): mqss selects, "
            "lowers and measures pipelines for the host CPU, where GPU kernels do not run. "

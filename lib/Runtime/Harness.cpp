@@ -228,6 +228,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
   if (llvm::Error error = checkEntryUnchanged(*copy, pipeline))
     return std::move(error);
   enterPhase(("lower:" + role).str());
+  eraseFunctionsUnreachableFrom(*copy, signature.name);
   if (llvm::Error error = lowerToLLVMDialect(*copy))
     return std::move(error);
   compiled.compileMs = millisecondsSince(compileStart);

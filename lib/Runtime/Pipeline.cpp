@@ -405,6 +405,37 @@ static void eraseUnusedDeclarations(ModuleOp module) {
       function.erase();
 }
 
+void eraseFunctionsUnreachableFrom(ModuleOp module, llvm::StringRef entry) {
+  SymbolTable symbols(module);
+  auto entryFunction = symbols.lookup<func::FuncOp>(entry);
+  if (!entryFunction)
+    return;
+  llvm::SmallPtrSet<Operation *, 16> reached;
+  SmallVector<Operation *> work;
+  auto reach = [&](Operation *op) {
+    if (reached.insert(op).second)
+      work.push_back(op);
+  };
+  reach(entryFunction);
+  // Whatever is not a function is kept, and what it refers to with it.
+  for (Operation &op : module.getBody()->getOperations())
+    if (!isa<func::FuncOp>(op))
+      reach(&op);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(op);
+    if (!uses) // an op whose uses cannot be known: keep everything
+      return;
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (Operation *target =
+              symbols.lookup(use.getSymbolRef().getRootReference().getValue()))
+        reach(target);
+  }
+  for (auto function : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (!reached.contains(function))
+      function.erase();
+}
+
 std::string joinPipelines(llvm::StringRef first, llvm::StringRef second) {
   if (first.empty() || second.empty())
     return (first + second).str();

@@ -291,7 +291,9 @@ std::optional<PassHazard> staticOutOfBoundsAccess(mlir::func::FuncOp entry);
 ///   which cannot run on the host;
 /// - a tensor.extract_slice with a zero stride that an op writes into (a
 ///   destination): MLIR 19's one-shot bufferization writes through the
-///   self-overlapping view in place.
+///   self-overlapping view in place;
+/// - a tensor.pack whose result type leaves a static inner tile dynamic:
+///   MLIR 19's lower_pack builds an invalid tensor.expand_shape from it.
 std::string refusalReason(mlir::ModuleOp module);
 
 /// executedOps() of functions by name, for callees only declared where

@@ -121,6 +121,13 @@ llvm::Error checkResourceData(mlir::ModuleOp module);
 /// a fault of the module rather than of a pipeline.
 llvm::Error checkLowerable(mlir::ModuleOp module);
 
+/// Erases the functions (defined or declared) that neither \p entry nor
+/// any other top-level op but a function reaches through symbol uses,
+/// transitively. The harness runs one entry: another function's call of a
+/// declaration no library defines, or its IR the lowering cannot take,
+/// stopped the JIT although the entry never runs it.
+void eraseFunctionsUnreachableFrom(mlir::ModuleOp module, llvm::StringRef entry);
+
 /// Lowers whatever \p module still holds to the LLVM dialect, erasing any
 /// transform-dialect schedule left in the payload first. Buffers that
 /// bufferization allocated are freed after their last use, unless the module
