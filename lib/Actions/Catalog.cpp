@@ -77,8 +77,8 @@ llvm::Error keepsDependences(mlir::ModuleOp module) {
   return llvm::createStringError(
       llvm::inconvertibleErrorCode(),
       "a dependence in the loop nest" + (where ? " at " + *where : std::string()) +
-          " runs backwards along one of its loops: tiling or unroll-and-jam "
-          "would compute something else");
+          " may run backwards along one of its loops (or is one MLIR 19 cannot analyse): "
+          "tiling or unroll-and-jam would compute something else");
 }
 /// And, for unroll-and-jam of an imperfect nest, no dependence between the
 /// loop's iterations at all (see affineUnrollJamHazard).
@@ -215,25 +215,62 @@ llvm::Error copiesEveryAccess(mlir::ModuleOp module) {
 /// broadcast transfer_write, which fails to verify, and the pass's failure
 /// path corrupts the heap). Found by a random loop-program generator: an
 /// outer loop of 10 vectorized by 8, `a[2 * i]` read as contiguous lanes.
+/// What would go wrong where MLIR 19's affine-super-vectorize vectorizes
+/// \p loop by \p width lanes (see vectorizedLoopHazard).
+std::optional<PassHazard> hazardVectorizing(mlir::affine::AffineForOp loop, int64_t width) {
+  std::string vectorized = llvm::formatv("MLIR 19's affine-super-vectorize would vectorize "
+                                         "this loop by {0} lanes (the loop it takes in "
+                                         "its nest), ",
+                                         width);
+  std::optional<uint64_t> trips = mlir::affine::getConstantTripCount(loop);
+  if (!trips || loop.getStepAsInt() != 1 || *trips % width != 0)
+    return PassHazard{loop, vectorized + (trips ? llvm::formatv("which runs {0} iterations "
+                                                                "of step {1}: it would "
+                                                                "compute lanes past its end",
+                                                                *trips, loop.getStepAsInt())
+                                                      .str()
+                                                : std::string("whose trip count is known only "
+                                                              "at run time: it would compute "
+                                                              "lanes past its end"))};
+  std::optional<PassHazard> hazard;
+  loop->walk([&](mlir::Operation *access) {
+    bool store = llvm::isa<mlir::affine::AffineWriteOpInterface>(access);
+    if (!store && !llvm::isa<mlir::affine::AffineReadOpInterface>(access))
+      return mlir::WalkResult::advance();
+    AccessMotion motion = accessMotionAlong(access, loop);
+    if (!motion.irregular.empty())
+      hazard = PassHazard{access, vectorized + "and this access " + motion.irregular +
+                                      " along it, where the vectorizer reads and writes "
+                                      "contiguous lanes"};
+    else if (store && !motion.moves)
+      hazard = PassHazard{access, vectorized + "and this store does not move along it: the "
+                                               "vectorizer fails on it and corrupts the heap"};
+    return hazard ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();
+  });
+  return hazard;
+}
+
 std::optional<PassHazard> vectorizedLoopHazard(mlir::ModuleOp module, int64_t width) {
   // The dependence analysis reports what it cannot analyse (a memref with a
   // non-identity layout) as errors, and then answers conservatively.
   mlir::ScopedDiagnosticHandler quiet(module.getContext(),
                                       [](mlir::Diagnostic &) { return mlir::success(); });
-  mlir::affine::NestedPatternContext patterns;
-  auto transfers = mlir::affine::matcher::Op([](mlir::Operation &op) {
-    return llvm::isa<mlir::vector::TransferReadOp, mlir::vector::TransferWriteOp>(op);
-  });
   std::vector<mlir::affine::AffineForOp> candidates;
   llvm::SmallPtrSet<mlir::Operation *, 16> matching;
-  module.walk([&](mlir::affine::AffineForOp loop) {
-    int memRefDim = -1;
-    if (mlir::affine::isLoopParallel(loop) &&
-        mlir::affine::isVectorizableLoopBody(loop, &memRefDim, transfers)) {
-      candidates.push_back(loop);
-      matching.insert(loop);
-    }
-  });
+  {
+    mlir::affine::NestedPatternContext patterns;
+    auto transfers = mlir::affine::matcher::Op([](mlir::Operation &op) {
+      return llvm::isa<mlir::vector::TransferReadOp, mlir::vector::TransferWriteOp>(op);
+    });
+    module.walk([&](mlir::affine::AffineForOp loop) {
+      int memRefDim = -1;
+      if (mlir::affine::isLoopParallel(loop) &&
+          mlir::affine::isVectorizableLoopBody(loop, &memRefDim, transfers)) {
+        candidates.push_back(loop);
+        matching.insert(loop);
+      }
+    });
+  }
   for (mlir::affine::AffineForOp loop : candidates) {
     bool innerMatch = loop->walk([&](mlir::affine::AffineForOp inner) {
                             return inner != loop && matching.contains(inner)
@@ -242,38 +279,31 @@ std::optional<PassHazard> vectorizedLoopHazard(mlir::ModuleOp module, int64_t wi
                           }).wasInterrupted();
     if (innerMatch)
       continue;
-    std::string vectorized = llvm::formatv("MLIR 19's affine-super-vectorize would vectorize "
-                                           "this loop by {0} lanes (the innermost it can in "
-                                           "its nest), ",
-                                           width);
-    std::optional<uint64_t> trips = mlir::affine::getConstantTripCount(loop);
-    if (!trips || loop.getStepAsInt() != 1 || *trips % width != 0)
-      return PassHazard{loop, vectorized + (trips ? llvm::formatv("which runs {0} iterations "
-                                                                  "of step {1}: it would "
-                                                                  "compute lanes past its end",
-                                                                  *trips, loop.getStepAsInt())
-                                                        .str()
-                                                  : std::string("whose trip count is known only "
-                                                                "at run time: it would compute "
-                                                                "lanes past its end"))};
-    std::optional<PassHazard> hazard;
-    loop->walk([&](mlir::Operation *access) {
-      bool store = llvm::isa<mlir::affine::AffineWriteOpInterface>(access);
-      if (!store && !llvm::isa<mlir::affine::AffineReadOpInterface>(access))
-        return mlir::WalkResult::advance();
-      AccessMotion motion = accessMotionAlong(access, loop);
-      if (!motion.irregular.empty())
-        hazard = PassHazard{access, vectorized + "and this access " + motion.irregular +
-                                        " along it, where the vectorizer reads and writes "
-                                        "contiguous lanes"};
-      else if (store && !motion.moves)
-        hazard = PassHazard{access, vectorized + "and this store does not move along it: the "
-                                                 "vectorizer fails on it and corrupts the heap"};
-      return hazard ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();
-    });
-    if (hazard)
+    if (std::optional<PassHazard> hazard = hazardVectorizing(loop, width))
       return hazard;
   }
+  if (candidates.empty())
+    return std::nullopt;
+  // Which loops it takes is its own choice (an inner loop whose induction
+  // variable a computation uses fails, and it takes the outer one: found by
+  // a random loop-program generator, a store at `[%j, 32 - %i]` written as
+  // contiguous lanes along %i). So it runs on a copy, whose loops match the
+  // module's in walk order, and a loop whose step it multiplied is checked.
+  // (Where it would corrupt the heap on an outer loop, applying it would.)
+  std::vector<mlir::affine::AffineForOp> loops, vectorizedLoops;
+  module.walk([&](mlir::affine::AffineForOp loop) { loops.push_back(loop); });
+  mlir::OwningOpRef<mlir::ModuleOp> copy = copyAfter(
+      module, llvm::formatv("func.func(affine-super-vectorize{{virtual-vector-size={0}})", width)
+                  .str());
+  if (!copy)
+    return std::nullopt;
+  copy->walk([&](mlir::affine::AffineForOp loop) { vectorizedLoops.push_back(loop); });
+  if (vectorizedLoops.size() != loops.size())
+    return std::nullopt;
+  for (auto [loop, after] : llvm::zip(loops, vectorizedLoops))
+    if (after.getStepAsInt() != loop.getStepAsInt())
+      if (std::optional<PassHazard> hazard = hazardVectorizing(loop, width))
+        return hazard;
   return std::nullopt;
 }
 
