@@ -677,7 +677,8 @@ const LegalityRule kLegalityRules[] = {
     {vectorizable<8>, "innermost affine loops with constant trip counts divisible by 8, steps "
                       "of 1, no loop results, and no sub-byte or strided accesses", hasAffineLoops},
     {vectorizable<16>, "innermost affine loops with constant trip counts divisible by 16, "
-                       "steps of 1, no loop results, and no sub-byte or strided accesses", hasAffineLoops},
+                       "steps of 1, no loop results, and no sub-byte or strided accesses",
+     hasAffineLoops},
     {peelable, "scf.for loops with constant positive steps, whose bounds cannot cross", hasScfFor},
     {matmulTiles<8, 32, 1>, "static linalg.matmul ops (no i1 or complex operands) of sizes "
                             "divisible by 8x32x1", hasLinalg},
@@ -691,18 +692,18 @@ const LegalityRule kLegalityRules[] = {
                        "divisible by 1x8x32x1", hasLinalg},
     {matvecTiles, "static linalg.matvec ops (no i1 or complex operands) of sizes divisible "
                   "by 8x32", hasLinalg},
-    {elementwiseTiles<8, 32>, "every linalg.generic, fill, copy and transpose a static 2-D "
+    {elementwiseTiles<8, 32>, "every linalg.generic, fill, copy and transpose to be a static 2-D "
                               "elementwise op (no i1 or complex operands) of sizes divisible "
                               "by 8x32", hasLinalg},
-    {elementwiseTiles<4, 64>, "every linalg.generic, fill, copy and transpose a static 2-D "
+    {elementwiseTiles<4, 64>, "every linalg.generic, fill, copy and transpose to be a static 2-D "
                               "elementwise op (no i1 or complex operands) of sizes divisible "
                               "by 4x64", hasLinalg},
-    {tileFuseTiles<32, 32>, "the op producing the returned tensor a static linalg op on "
+    {tileFuseTiles<32, 32>, "the op producing the returned tensor to be a static linalg op on "
                             "tensors whose first two loops are parallel and divisible by "
                             "32x32 (a reduction's init would restart at every tile)", hasLinalg},
-    {tileFuseTiles<8, 64>, "the op producing the returned tensor a static linalg op on tensors "
-                           "whose first two loops are parallel and divisible by 8x64 (a "
-                           "reduction's init would restart at every tile)", hasLinalg},
+    {tileFuseTiles<8, 64>, "the op producing the returned tensor to be a static linalg op on "
+                           "tensors whose first two loops are parallel and divisible by 8x64 "
+                           "(a reduction's init would restart at every tile)", hasLinalg},
     {blockPackable, "a static linalg.matmul or linalg.batch_matmul on tensors, not of complex "
                     "numbers", hasLinalg},
 };
