@@ -585,6 +585,17 @@ TEST(Catalog, ActionsListsRefuseWhatTheRulesGuardAgainst) {
                       "IR: it needs affine loops whose bounds cannot cross"),
             std::string::npos);
   EXPECT_FALSE(llvm::errorToBool(applyActionsInTurn(*module, {lookupAction("linalg.to-affine")})));
+  // Rules that guard against IR do not refuse where the action has nothing
+  // to act on: fusion of a single nest, a matmul schedule without matmuls.
+  bool unsafe = true;
+  EXPECT_FALSE(illegalBecause(*lookupAction("loops.fusion"), summarize(*module), &unsafe).empty());
+  EXPECT_FALSE(unsafe);
+  EXPECT_FALSE(llvm::errorToBool(applyActionsInTurn(*module, {lookupAction("loops.fusion")})));
+  auto generic = f.load(MQSS_TEST_INPUTS "/conv_relu_payload.mlir");
+  IRSummary genericSummary = summarize(*generic);
+  ASSERT_FALSE(genericSummary.linalgOps.empty());
+  EXPECT_FALSE(illegalBecause(*lookupAction("linalg.matmul-8x32x1"), genericSummary, &unsafe).empty());
+  EXPECT_FALSE(unsafe);
 }
 
 TEST(Selector, LoopTilingIsMaskedOnceItHasRun) {

@@ -205,16 +205,6 @@ llvm::Error copiesEveryAccess(mlir::ModuleOp module) {
     return refusedFor(hazard);
   return refusedFor(affineCopyOutHazard(module));
 }
-/// The loops MLIR 19's affine-super-vectorize (one dimension) vectorizes
-/// and what would go wrong there. Of the parallel loops whose body it can
-/// vectorize it takes, in each nest, the innermost (it tries inner matches
-/// first): an outer loop where the inner one carries a dependence, or a
-/// tile loop where no inner loop qualifies. It assumes that loop runs a
-/// multiple of the vector width, that every access moves by one element
-/// along it, and that every store moves at all (an invariant one becomes a
-/// broadcast transfer_write, which fails to verify, and the pass's failure
-/// path corrupts the heap). Found by a random loop-program generator: an
-/// outer loop of 10 vectorized by 8, `a[2 * i]` read as contiguous lanes.
 /// What would go wrong where MLIR 19's affine-super-vectorize vectorizes
 /// \p loop by \p width lanes (see vectorizedLoopHazard).
 std::optional<PassHazard> hazardVectorizing(mlir::affine::AffineForOp loop, int64_t width) {
@@ -250,6 +240,16 @@ std::optional<PassHazard> hazardVectorizing(mlir::affine::AffineForOp loop, int6
   return hazard;
 }
 
+/// The loops MLIR 19's affine-super-vectorize (one dimension) vectorizes
+/// and what would go wrong there. Of the parallel loops whose body it can
+/// vectorize it takes, in each nest, the innermost (it tries inner matches
+/// first): an outer loop where the inner one carries a dependence, or a
+/// tile loop where no inner loop qualifies. It assumes that loop runs a
+/// multiple of the vector width, that every access moves by one element
+/// along it, and that every store moves at all (an invariant one becomes a
+/// broadcast transfer_write, which fails to verify, and the pass's failure
+/// path corrupts the heap). Found by a random loop-program generator: an
+/// outer loop of 10 vectorized by 8, `a[2 * i]` read as contiguous lanes.
 std::optional<PassHazard> vectorizedLoopHazard(mlir::ModuleOp module, int64_t width) {
   // The dependence analysis reports what it cannot analyse (a memref with a
   // non-identity layout) as errors, and then answers conservatively.
@@ -643,6 +643,23 @@ struct LegalityRule {
   bool (*applies)(const IRSummary &) = nullptr;
 };
 bool hasAffineMemoryOps(const IRSummary &s) { return s.numAffineMemoryOps > 0; }
+bool hasAffineNest(const IRSummary &s) { return s.maxAffineDepth >= 2; }
+bool hasAffineSiblingLoops(const IRSummary &s) { return s.maxTopLevelAffineLoops >= 2; }
+/// A linalg op named one of \p names, the ones a schedule matches.
+template <const llvm::StringLiteral &...Names>
+bool hasLinalgNamed(const IRSummary &s) {
+  return llvm::any_of(s.linalgOps, [](const LinalgOpInfo &op) {
+    return ((op.name == Names) || ...);
+  });
+}
+constexpr llvm::StringLiteral kMatmul = "linalg.matmul", kBatchMatmul = "linalg.batch_matmul",
+                              kMatvec = "linalg.matvec", kGeneric = "linalg.generic",
+                              kFill = "linalg.fill", kCopy = "linalg.copy",
+                              kTranspose = "linalg.transpose";
+bool producesReturnedTensor(const IRSummary &s) {
+  return llvm::any_of(s.linalgOps,
+                      [](const LinalgOpInfo &op) { return op.producesFirstReturned; });
+}
 const LegalityRule kLegalityRules[] = {
     {hasLinalg, "a linalg op"},
     {hasGeneralizable, "a named linalg op other than linalg.map"},
@@ -660,13 +677,13 @@ const LegalityRule kLegalityRules[] = {
                  "value: MLIR 19's unrollers compute something else on those", hasAffineLoops},
     {unrollJammable, "an affine nest two or more deep, whose loops' bounds cannot cross and "
                      "whose iter_args are neither rotated by the yield nor started from one "
-                     "value: MLIR 19's unrollers compute something else on those", hasAffineLoops},
+                     "value: MLIR 19's unrollers compute something else on those", hasAffineNest},
     {hasAffineSiblings, "sibling affine nests with constant bounds, no loop results, and "
                         "stores under as many loops as their memref has dimensions: MLIR 19's "
-                        "affine-loop-fusion gets others wrong", hasAffineLoops},
+                        "affine-loop-fusion gets others wrong", hasAffineSiblingLoops},
     {copyable, "affine nests two or more deep with constant trip counts, innermost steps of "
                "1, no loop results and no affine.if: MLIR 19's affine-data-copy-generate "
-               "copies past its buffers on others", hasAffineLoops},
+               "copies past its buffers on others", hasAffineNest},
     {scalarReplaceable, "affine loads or stores, none inside an scf loop (whose back edges "
                         "affine-scalrep does not see)", hasAffineMemoryOps},
     {specializable, "linalg.generic ops, none yielding its output argument and every "
@@ -681,31 +698,31 @@ const LegalityRule kLegalityRules[] = {
      hasAffineLoops},
     {peelable, "scf.for loops with constant positive steps, whose bounds cannot cross", hasScfFor},
     {matmulTiles<8, 32, 1>, "static linalg.matmul ops (no i1 or complex operands) of sizes "
-                            "divisible by 8x32x1", hasLinalg},
+                            "divisible by 8x32x1", hasLinalgNamed<kMatmul>},
     {matmulTiles<16, 16, 1>, "static linalg.matmul ops (no i1 or complex operands) of sizes "
-                             "divisible by 16x16x1", hasLinalg},
+                             "divisible by 16x16x1", hasLinalgNamed<kMatmul>},
     {matmulTiles<4, 64, 1>, "static linalg.matmul ops (no i1 or complex operands) of sizes "
-                            "divisible by 4x64x1", hasLinalg},
+                            "divisible by 4x64x1", hasLinalgNamed<kMatmul>},
     {matmulTiles<8, 16, 4>, "static linalg.matmul ops (no i1 or complex operands) of sizes "
-                            "divisible by 8x16x4", hasLinalg},
+                            "divisible by 8x16x4", hasLinalgNamed<kMatmul>},
     {batchMatmulTiles, "static linalg.batch_matmul ops (no i1 or complex operands) of sizes "
-                       "divisible by 1x8x32x1", hasLinalg},
+                       "divisible by 1x8x32x1", hasLinalgNamed<kBatchMatmul>},
     {matvecTiles, "static linalg.matvec ops (no i1 or complex operands) of sizes divisible "
-                  "by 8x32", hasLinalg},
+                  "by 8x32", hasLinalgNamed<kMatvec>},
     {elementwiseTiles<8, 32>, "every linalg.generic, fill, copy and transpose to be a static 2-D "
                               "elementwise op (no i1 or complex operands) of sizes divisible "
-                              "by 8x32", hasLinalg},
+                              "by 8x32", hasLinalgNamed<kGeneric, kFill, kCopy, kTranspose>},
     {elementwiseTiles<4, 64>, "every linalg.generic, fill, copy and transpose to be a static 2-D "
                               "elementwise op (no i1 or complex operands) of sizes divisible "
-                              "by 4x64", hasLinalg},
+                              "by 4x64", hasLinalgNamed<kGeneric, kFill, kCopy, kTranspose>},
     {tileFuseTiles<32, 32>, "the op producing the returned tensor to be a static linalg op on "
                             "tensors whose first two loops are parallel and divisible by "
-                            "32x32 (a reduction's init would restart at every tile)", hasLinalg},
+                            "32x32 (a reduction's init would restart at every tile)", producesReturnedTensor},
     {tileFuseTiles<8, 64>, "the op producing the returned tensor to be a static linalg op on "
                            "tensors whose first two loops are parallel and divisible by 8x64 "
-                           "(a reduction's init would restart at every tile)", hasLinalg},
+                           "(a reduction's init would restart at every tile)", producesReturnedTensor},
     {blockPackable, "a static linalg.matmul or linalg.batch_matmul on tensors, not of complex "
-                    "numbers", hasLinalg},
+                    "numbers", hasLinalgNamed<kMatmul, kBatchMatmul>},
 };
 } // namespace
 

@@ -832,8 +832,8 @@ static llvm::Error checkFullyLowered(ModuleOp module) {
   if (!left)
     return llvm::Error::success();
   return loweringErrorAt(left, "'" + left->getName().getStringRef().str() +
-                                   "' has no lowering to LLVM in MLIR 19 as written here (the "
-                                   "lowering left it, and the ops around it, unconverted)");
+                                   "' has no lowering to LLVM in MLIR 19 as written here: the "
+                                   "lowering left it unconverted");
 }
 
 /// The async dialect: its lowering calls MLIR's async runtime (a thread

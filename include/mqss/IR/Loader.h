@@ -62,6 +62,7 @@ mlir::LogicalResult refuseVerifierCrashes(mlir::ModuleOp module);
 /// parses and verifies it itself (mqss-opt, through MlirOptMain): when the
 /// text holds such an op, prints the error to \p os and returns true. Each
 /// `// -----` piece is checked on its own, as --split-input-file takes it.
+/// Bytecode is not checked.
 bool reportVerifierCrashes(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os);
 
 /// Reads \p path (or stdin for "-"); a LoadError (Io) when it cannot.
