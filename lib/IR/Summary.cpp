@@ -868,6 +868,26 @@ enumeratedRange(AffineExpr expr, unsigned numDims, OperandValues values) {
   return range;
 }
 
+/// The range of each result of \p map over \p values of its operands.
+static std::optional<SmallVector<std::pair<int64_t, int64_t>>>
+resultRanges(AffineMap map, OperandValues values) {
+  SmallVector<std::pair<int64_t, int64_t>> ranges;
+  for (AffineExpr result : map.getResults()) {
+    SmallVector<int64_t> flat;
+    std::optional<std::pair<int64_t, int64_t>> range;
+    if (succeeded(getFlattenedAffineExpr(result, map.getNumDims(), map.getNumSymbols(),
+                                         &flat)) &&
+        flat.size() == values.size() + 1)
+      range = linearRange(flat, values);
+    else // floordiv, ceildiv, mod: local variables
+      range = enumeratedRange(result, map.getNumDims(), values);
+    if (!range)
+      return std::nullopt;
+    ranges.push_back(*range);
+  }
+  return ranges;
+}
+
 /// The range of indices \p op reaches along each dimension, where the
 /// enclosing ops up to the function are affine.for loops with constant
 /// bounds and the index uses only their induction variables and
@@ -896,27 +916,13 @@ exactIndexRanges(Operation *op, AffineMap map, ValueRange operands) {
     else
       values.push_back(std::nullopt);
   }
-  SmallVector<std::pair<int64_t, int64_t>> ranges;
-  for (AffineExpr result : map.getResults()) {
-    SmallVector<int64_t> flat;
-    std::optional<std::pair<int64_t, int64_t>> range;
-    if (succeeded(getFlattenedAffineExpr(result, map.getNumDims(), map.getNumSymbols(),
-                                         &flat)) &&
-        flat.size() == operands.size() + 1)
-      range = linearRange(flat, values);
-    else // floordiv, ceildiv, mod: local variables
-      range = enumeratedRange(result, map.getNumDims(), values);
-    if (!range)
-      return std::nullopt;
-    ranges.push_back(*range);
-  }
-  return ranges;
+  return resultRanges(map, values);
 }
 
-/// The interval of values \p loop's induction variable may take (its step
-/// ignored), from the ranges of its bounds over the intervals of the loops
-/// around it; nullopt where a bound uses anything else (a symbol, another
-/// op's result) or the loop may not run at all.
+/// The interval of values \p loop's induction variable may take, from the
+/// ranges of its bounds over the intervals of the loops around it (with its
+/// step where its lower bound is fixed); nullopt where a bound uses anything
+/// else (a symbol, another op's result) or the loop may not run at all.
 static std::optional<IvValues> ivInterval(affine::AffineForOp loop);
 
 /// The range of each result of \p map at \p operands, each an induction
@@ -934,21 +940,7 @@ boundRanges(AffineMap map, ValueRange operands) {
     if (!values.back())
       return std::nullopt;
   }
-  SmallVector<std::pair<int64_t, int64_t>> ranges;
-  for (AffineExpr result : map.getResults()) {
-    SmallVector<int64_t> flat;
-    std::optional<std::pair<int64_t, int64_t>> range;
-    if (succeeded(getFlattenedAffineExpr(result, map.getNumDims(), map.getNumSymbols(),
-                                         &flat)) &&
-        flat.size() == operands.size() + 1)
-      range = linearRange(flat, values);
-    else
-      range = enumeratedRange(result, map.getNumDims(), values);
-    if (!range)
-      return std::nullopt;
-    ranges.push_back(*range);
-  }
-  return ranges;
+  return resultRanges(map, values);
 }
 
 static std::optional<IvValues> ivInterval(affine::AffineForOp loop) {
