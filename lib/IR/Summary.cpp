@@ -919,75 +919,95 @@ exactIndexRanges(Operation *op, AffineMap map, ValueRange operands) {
   return resultRanges(map, values);
 }
 
-/// The interval of values \p loop's induction variable may take, from the
-/// ranges of its bounds over the intervals of the loops around it (with its
-/// step where its lower bound is fixed); nullopt where a bound uses anything
-/// else (a symbol, another op's result) or the loop may not run at all.
-static std::optional<IvValues> ivInterval(affine::AffineForOp loop);
+namespace {
+/// The smallest and largest values an affine.for's lower bound (the largest
+/// of its map's results) and upper bound (the smallest) may take.
+struct BoundExtremes {
+  int64_t lowestLower = INT64_MAX, highestLower = INT64_MIN;
+  int64_t lowestUpper = INT64_MAX, highestUpper = INT64_MIN;
+};
 
-/// The range of each result of \p map at \p operands, each an induction
-/// variable (over its ivInterval) or a constant.
-static std::optional<SmallVector<std::pair<int64_t, int64_t>>>
-boundRanges(AffineMap map, ValueRange operands) {
-  SmallVector<std::optional<IvValues>> values;
-  for (Value operand : operands) {
-    if (affine::AffineForOp owner = affine::getForInductionVarOwner(operand))
-      values.push_back(ivInterval(owner));
-    else if (std::optional<int64_t> constant = getConstantIntValue(operand))
-      values.push_back(IvValues{*constant, *constant, 1});
-    else
+/// The intervals of affine induction variables, each from the ranges of its
+/// loop's bounds over the intervals of the loops around it, computed once
+/// per loop (a chain of loops whose bounds both use the loop outside would
+/// otherwise be walked twice per level).
+class LoopIntervals {
+public:
+  /// \p loop's bound extremes; nullopt where a bound uses anything but
+  /// induction variables and constants (a symbol, another op's result).
+  std::optional<BoundExtremes> extremes(affine::AffineForOp loop) {
+    auto lower = ranges(loop.getLowerBoundMap(), loop.getLowerBoundOperands());
+    auto upper = ranges(loop.getUpperBoundMap(), loop.getUpperBoundOperands());
+    if (!lower || !upper || lower->empty() || upper->empty())
       return std::nullopt;
-    if (!values.back())
-      return std::nullopt;
+    BoundExtremes bounds;
+    for (auto [low, high] : *lower) {
+      bounds.lowestLower = std::min(bounds.lowestLower, low);
+      bounds.highestLower = std::max(bounds.highestLower, high);
+    }
+    for (auto [low, high] : *upper) {
+      bounds.lowestUpper = std::min(bounds.lowestUpper, low);
+      bounds.highestUpper = std::max(bounds.highestUpper, high);
+    }
+    return bounds;
   }
-  return resultRanges(map, values);
-}
 
-static std::optional<IvValues> ivInterval(affine::AffineForOp loop) {
-  auto lower = boundRanges(loop.getLowerBoundMap(), loop.getLowerBoundOperands());
-  auto upper = boundRanges(loop.getUpperBoundMap(), loop.getUpperBoundOperands());
-  if (!lower || !upper || lower->empty() || upper->empty())
-    return std::nullopt;
-  // The lower bound is the largest of its results, the upper the smallest:
-  // the smallest and largest values of any result bound the variable.
-  int64_t first = INT64_MAX, highestFirst = INT64_MIN, last = INT64_MIN;
-  for (auto [low, high] : *lower) {
-    first = std::min(first, low);
-    highestFirst = std::max(highestFirst, high);
+  /// The values \p loop's induction variable may take (with its step where
+  /// its lower bound is fixed); nullopt where its bounds are not known as
+  /// above, or the loop may not run at all.
+  std::optional<IvValues> interval(affine::AffineForOp loop) {
+    if (auto it = known.find(loop); it != known.end())
+      return it->second;
+    std::optional<IvValues> values;
+    if (std::optional<BoundExtremes> bounds = extremes(loop);
+        bounds && bounds->highestUpper - 1 >= bounds->lowestLower) {
+      int64_t first = bounds->lowestLower, last = bounds->highestUpper - 1;
+      // From a lower bound that does not vary, the steps are known: a tile
+      // loop `0 to 64 step 32` takes 0 and 32.
+      int64_t step = loop.getStepAsInt();
+      values = first == bounds->highestLower && step > 0
+                   ? IvValues{first, first + (last - first) / step * step, step}
+                   : IvValues{first, last, 1};
+    }
+    known[loop] = values;
+    return values;
   }
-  for (auto [low, high] : *upper)
-    last = std::max(last, high);
-  if (last == INT64_MIN || last - 1 < first)
-    return std::nullopt;
-  // From a lower bound that does not vary, the steps are known: a tile
-  // loop `0 to 64 step 32` takes 0 and 32.
-  int64_t step = loop.getStepAsInt();
-  if (first == highestFirst && step > 0)
-    return IvValues{first, first + (last - 1 - first) / step * step, step};
-  return IvValues{first, last - 1, 1};
-}
+
+private:
+  /// The range of each result of \p map at \p operands.
+  std::optional<SmallVector<std::pair<int64_t, int64_t>>> ranges(AffineMap map,
+                                                                  ValueRange operands) {
+    SmallVector<std::optional<IvValues>> values;
+    for (Value operand : operands) {
+      if (affine::AffineForOp owner = affine::getForInductionVarOwner(operand))
+        values.push_back(interval(owner));
+      else if (std::optional<int64_t> constant = getConstantIntValue(operand))
+        values.push_back(IvValues{*constant, *constant, 1});
+      else
+        return std::nullopt;
+      if (!values.back())
+        return std::nullopt;
+    }
+    return resultRanges(map, values);
+  }
+
+  llvm::DenseMap<Operation *, std::optional<IvValues>> known;
+};
+} // namespace
 
 /// Whether \p forOp's upper bound may fall below its lower bound (a loop
 /// `%i + 2 to 16`, `4 to %n`), where it runs zero times, but MLIR 19's
 /// unrollers start their cleanup loop at lb + ((ub - lb) floordiv f) * f,
 /// below the lower bound. Where its bounds use only induction variables
-/// and constants, their ranges (over the intervals of the loops around it)
-/// are compared, each bound on its own; otherwise only a loop from 0 is
+/// and constants, their extremes (over the intervals of the loops around
+/// it) are compared, each bound on its own; otherwise only a loop from 0 is
 /// taken to run forwards (its upper bound a size). Found by random
 /// loop-program generators.
-static bool mayEndBelowStart(affine::AffineForOp forOp) {
+static bool mayEndBelowStart(affine::AffineForOp forOp, LoopIntervals &intervals) {
   if (affine::getConstantTripCount(forOp))
     return false;
-  auto lower = boundRanges(forOp.getLowerBoundMap(), forOp.getLowerBoundOperands());
-  auto upper = boundRanges(forOp.getUpperBoundMap(), forOp.getUpperBoundOperands());
-  if (lower && upper && !lower->empty() && !upper->empty()) {
-    int64_t highestLower = INT64_MIN, lowestUpper = INT64_MAX;
-    for (auto [low, high] : *lower)
-      highestLower = std::max(highestLower, high);
-    for (auto [low, high] : *upper)
-      lowestUpper = std::min(lowestUpper, low);
-    return lowestUpper < highestLower;
-  }
+  if (std::optional<BoundExtremes> bounds = intervals.extremes(forOp))
+    return bounds->lowestUpper < bounds->highestLower;
   AffineMap lowerMap = forOp.getLowerBoundMap();
   return !(lowerMap.isSingleConstant() && lowerMap.getSingleConstantResult() == 0);
 }
@@ -1460,6 +1480,7 @@ IRSummary summarize(ModuleOp module) {
   // Loop depth of each loop op, from its nearest enclosing loop's.
   llvm::SmallDenseMap<Operation *, std::pair<unsigned, unsigned>, 16> depths; // any, affine
   llvm::SmallPtrSet<Operation *, 16> outerLoops;
+  LoopIntervals intervals; // of induction variables, for loop bounds that may cross
   llvm::SmallVector<Operation *, 32> loops;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == module.getOperation())
@@ -1549,7 +1570,7 @@ IRSummary summarize(ModuleOp module) {
         ++s.numAffineFor;
         if (!forOp.hasConstantBounds())
           s.allAffineBoundsConstant = false;
-        s.numAffineForMaybeEmptyFromAbove += mayEndBelowStart(forOp);
+        s.numAffineForMaybeEmptyFromAbove += mayEndBelowStart(forOp, intervals);
         if (s.allAffineTripsConstant && !tripCountIsConstant(forOp))
           s.allAffineTripsConstant = false;
         s.maxAffineDepth = std::max(s.maxAffineDepth, depth.second);
