@@ -353,6 +353,26 @@ static bool inElseOfAffineIf(Operation *op) {
   return false;
 }
 
+/// Whether an access in an affine.if's else branch inside \p loop touches a
+/// memref the loop writes: MLIR 19's dependence analysis gives it the then
+/// branch's condition (see bandPermutable), so isLoopParallel may miss a
+/// dependence through it.
+static bool writtenMemRefAccessedInElse(affine::AffineForOp loop) {
+  llvm::SmallPtrSet<Value, 4> written;
+  loop->walk([&](affine::AffineWriteOpInterface store) { written.insert(store.getMemRef()); });
+  return loop->walk([&](Operation *op) {
+               Value memref;
+               if (auto load = dyn_cast<affine::AffineReadOpInterface>(op))
+                 memref = load.getMemRef();
+               else if (auto store = dyn_cast<affine::AffineWriteOpInterface>(op))
+                 memref = store.getMemRef();
+               return memref && written.contains(memref) && inElseOfAffineIf(op)
+                          ? WalkResult::interrupt()
+                          : WalkResult::advance();
+             })
+      .wasInterrupted();
+}
+
 /// Whether affine-loop-tile keeps \p root's results: it tiles the perfectly
 /// nested band at \p root, which is valid when no dependence between the
 /// accesses inside has a negative distance along a band loop. Only memrefs
@@ -464,12 +484,16 @@ std::optional<PassHazard> affineUnrollJamHazard(ModuleOp module) {
     // The dependence analysis reports what it cannot analyse as errors,
     // and then answers conservatively.
     ScopedDiagnosticHandler quiet(module.getContext(), [](Diagnostic &) { return success(); });
-    if (affine::isLoopParallel(loop))
+    bool parallel = affine::isLoopParallel(loop);
+    if (parallel && !writtenMemRefAccessedInElse(loop))
       return;
-    found = PassHazard{loop, "unroll-and-jam would interleave the loops and ops in this "
-                             "loop's body across its iterations, and a dependence runs "
-                             "between its iterations (MLIR 19's affine-loop-unroll-jam "
-                             "does not check)"};
+    found = PassHazard{loop, std::string("unroll-and-jam would interleave the loops and ops in "
+                                         "this loop's body across its iterations, and ") +
+                                 (parallel ? "a memref it writes is accessed in an affine.if's "
+                                             "else branch, where MLIR 19 cannot tell whether "
+                                             "a dependence runs between them"
+                                           : "a dependence runs between its iterations") +
+                                 " (MLIR 19's affine-loop-unroll-jam does not check)"};
   });
   return found;
 }
