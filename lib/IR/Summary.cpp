@@ -997,6 +997,42 @@ public:
     return values;
   }
 
+  /// The smallest value \p loop's upper bound minus its lower bound may
+  /// take (each pair of their maps' results, over the intervals of the
+  /// operands they share: `max(%i - 2, 0) to min(%i + 3, 16)` never
+  /// crosses); nullopt where a bound uses anything but induction variables
+  /// and constants.
+  std::optional<int64_t> smallestSpan(affine::AffineForOp loop) {
+    MLIRContext *context = loop.getContext();
+    SmallVector<Value> operands;
+    llvm::DenseMap<Value, unsigned> position;
+    // Each bound's results, over one dimension per distinct operand.
+    auto results = [&](AffineMap map, ValueRange mapOperands) {
+      SmallVector<AffineExpr> dims, symbols;
+      for (auto [index, operand] : llvm::enumerate(mapOperands)) {
+        auto [it, inserted] = position.try_emplace(operand, operands.size());
+        if (inserted)
+          operands.push_back(operand);
+        (index < map.getNumDims() ? dims : symbols)
+            .push_back(getAffineDimExpr(it->second, context));
+      }
+      SmallVector<AffineExpr> exprs;
+      for (AffineExpr result : map.getResults())
+        exprs.push_back(result.replaceDimsAndSymbols(dims, symbols));
+      return exprs;
+    };
+    SmallVector<AffineExpr> lowers = results(loop.getLowerBoundMap(), loop.getLowerBoundOperands());
+    SmallVector<AffineExpr> uppers = results(loop.getUpperBoundMap(), loop.getUpperBoundOperands());
+    SmallVector<AffineExpr> spans;
+    for (AffineExpr upper : uppers)
+      for (AffineExpr lower : lowers)
+        spans.push_back(upper - lower);
+    auto ranges = this->ranges(AffineMap::get(operands.size(), 0, spans, context), operands);
+    if (!ranges || ranges->empty())
+      return std::nullopt;
+    return llvm::min_element(*ranges, [](auto a, auto b) { return a.first < b.first; })->first;
+  }
+
 private:
   /// The range of each result of \p map at \p operands.
   std::optional<SmallVector<std::pair<int64_t, int64_t>>> ranges(AffineMap map,
@@ -1023,15 +1059,15 @@ private:
 /// `%i + 2 to 16`, `4 to %n`), where it runs zero times, but MLIR 19's
 /// unrollers start their cleanup loop at lb + ((ub - lb) floordiv f) * f,
 /// below the lower bound. Where its bounds use only induction variables
-/// and constants, their extremes (over the intervals of the loops around
-/// it) are compared, each bound on its own; otherwise only a loop from 0 is
+/// and constants, their difference is bounded over the intervals of the
+/// loops around it (see smallestSpan); otherwise only a loop from 0 is
 /// taken to run forwards (its upper bound a size). Found by random
 /// loop-program generators.
 static bool mayEndBelowStart(affine::AffineForOp forOp, LoopIntervals &intervals) {
   if (affine::getConstantTripCount(forOp))
     return false;
-  if (std::optional<BoundExtremes> bounds = intervals.extremes(forOp))
-    return bounds->lowestUpper < bounds->highestLower;
+  if (std::optional<int64_t> span = intervals.smallestSpan(forOp))
+    return *span < 0;
   AffineMap lowerMap = forOp.getLowerBoundMap();
   return !(lowerMap.isSingleConstant() && lowerMap.getSingleConstantResult() == 0);
 }
