@@ -327,8 +327,15 @@ std::optional<PassHazard> vectorizedLoopHazard(mlir::ModuleOp module, int64_t wi
   if (!copy)
     return std::nullopt;
   copy->walk([&](mlir::affine::AffineForOp loop) { vectorizedLoops.push_back(loop); });
+  // Loops it added or removed leave the copy's loops unmatched: which it
+  // vectorized cannot be told, so none is taken as checked.
   if (vectorizedLoops.size() != loops.size())
-    return std::nullopt;
+    return PassHazard{candidates.front(),
+                      llvm::formatv("MLIR 19's affine-super-vectorize would vectorize by {0} "
+                                    "lanes and change the number of loops: which loops it "
+                                    "takes cannot be checked",
+                                    width)
+                          .str()};
   for (auto [loop, after] : llvm::zip(loops, vectorizedLoops))
     if (after.getStepAsInt() != loop.getStepAsInt())
       if (std::optional<PassHazard> hazard = hazardVectorizing(loop, width))
