@@ -47,9 +47,15 @@ int actionsMain() {
     }
   }
   json::Array array;
+  // The name column fits the longest name, with two spaces after it.
+  size_t nameWidth = 0;
+  for (const Action &action : actionCatalog())
+    nameWidth = std::max(nameWidth, action.name.size() + 2);
+  std::string nameColumn = "{0,-" + std::to_string(nameWidth) + "}";
+  std::string header = nameColumn + "{1,-8}{2,-10}{3}\n";
+  std::string row = header + "{4," + std::to_string(nameWidth + 18) + "}{5}\n";
   if (!listJson)
-    outs() << formatv("{0,-28}{1,-8}{2,-10}{3}\n", "action", "stage", "category",
-                      "pipeline / description");
+    outs() << formatv(header.c_str(), "action", "stage", "category", "pipeline / description");
   for (const Action &action : actionCatalog()) {
     if (stage && action.stage != *stage)
       continue;
@@ -74,7 +80,7 @@ int actionsMain() {
                             : action.kind == ActionKind::Schedule
                                   ? "schedule " + action.body.str()
                                   : formatv("LLVM -O{0}", action.llvmOptLevel).str();
-    outs() << formatv("{0,-28}{1,-8}{2,-10}{3}\n{4,46}{5}\n", action.name,
+    outs() << formatv(row.c_str(), action.name,
                       stageName(action.stage), actionCategoryName(action.category),
                       shown, "", action.doc);
   }
