@@ -7,6 +7,7 @@
 #include "mqss/Runtime/Pipeline.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mqss {
@@ -125,9 +126,23 @@ const Action *firstPreference(llvm::ArrayRef<const Action *> preferences,
   return nullptr;
 }
 
+/// Why \p action is not in the pool of legal actions on IR like \p summary:
+/// another stage's, or what its legality rule needs.
+static std::string whyNotInPool(const Action &action, const IRSummary &summary) {
+  if (action.stage != summary.stage() && action.stage != Stage::Finish)
+    return llvm::formatv("an action of the {0} stage, where the IR is in the {1} stage",
+                         stageName(action.stage), stageName(summary.stage()))
+        .str();
+  std::string why = illegalBecause(action, summary);
+  if (llvm::StringRef needs = why; needs.consume_front("its legality rule does not hold on this IR: "))
+    return needs.str();
+  return why;
+}
+
 llvm::Expected<std::vector<const Action *>>
 planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
-             std::vector<std::string> *leftOut, std::vector<const Action *> *ruledOut) {
+             std::vector<std::string> *leftOut, std::vector<const Action *> *ruledOut,
+             llvm::DenseMap<const Action *, std::string> *notLegal) {
   std::vector<const Action *> plan, failed; // failed: ruled out
   unsigned failures = 0;
   // At each step the first action of the list that is legal here (in this
@@ -136,9 +151,17 @@ planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
   while (plan.size() + failures <= preferences.size()) {
     IRSummary summary = summarize(module);
     std::vector<bool> mask = legalMask(summary, summary.stage());
-    const Action *next = firstPreference(preferences, mask, [&](const Action *action) {
+    auto taken = [&](const Action *action) {
       return llvm::is_contained(plan, action) || llvm::is_contained(failed, action);
-    });
+    };
+    const Action *next = firstPreference(preferences, mask, taken);
+    // Why each action not legal here is not: at the last step in its own
+    // stage (its rule's reason), else where the plan met it first.
+    if (notLegal)
+      for (const Action *action : preferences)
+        if (!taken(action) && !mask[actionIndex(*action)] &&
+            (action->stage == summary.stage() || !notLegal->count(action)))
+          (*notLegal)[action] = whyNotInPool(*action, summary);
     if (!next)
       break;
     plan.push_back(next);
@@ -206,25 +229,30 @@ llvm::Error validateNamedPipeline(llvm::StringRef spec) {
 
 /// Adds to \p leftOut the actions of a user's plan: list that are neither in
 /// \p plan nor \p ruledOut (already noted as failed, or failing with one):
-/// the catalog's legality rule never held where the plan reached them. A
-/// plan that silently came out shorter than asked would leave the user
-/// guessing.
+/// they were not legal where the plan reached them, each for the reason
+/// \p notLegal gives (actions with the same reason on one line). A plan
+/// that silently came out shorter than asked would leave the user guessing.
 static void noteUnreached(llvm::ArrayRef<const Action *> preferences,
                           llvm::ArrayRef<const Action *> plan,
                           std::vector<const Action *> noted,
+                          const llvm::DenseMap<const Action *, std::string> &notLegal,
                           std::vector<std::string> &leftOut) {
-  std::string unreached;
-  unsigned count = 0;
+  std::vector<std::pair<std::string, std::vector<llvm::StringRef>>> byReason;
   for (const Action *action : preferences)
     if (!llvm::is_contained(plan, action) && !llvm::is_contained(noted, action)) {
-      unreached += (count++ ? ", " : "") + action->name.str();
+      auto known = notLegal.find(action);
+      std::string reason = known == notLegal.end() ? "" : known->second;
+      auto same = llvm::find_if(byReason, [&](const auto &entry) { return entry.first == reason; });
+      if (same == byReason.end())
+        same = byReason.insert(byReason.end(), {reason, {}});
+      same->second.push_back(action->name);
       noted.push_back(action);
     }
-  if (count)
-    leftOut.push_back("left out " + unreached + ": not legal on this IR where the plan reached " +
-                      (count == 1 ? "it" : "them") +
-                      " (an action of another stage, or one whose legality rule in the "
-                      "catalog does not hold here)");
+  for (const auto &[reason, names] : byReason)
+    leftOut.push_back("left out " + llvm::join(names, ", ") +
+                      ": not legal on this IR where the plan reached " +
+                      (names.size() == 1 ? "it" : "them") +
+                      (reason.empty() ? "" : ": " + reason));
 }
 
 llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module, llvm::StringRef spec,
@@ -252,9 +280,10 @@ llvm::Expected<std::string> resolveNamedPipeline(mlir::ModuleOp module, llvm::St
       if (!preferences)
         return preferences.takeError();
       std::vector<const Action *> ruledOut;
-      plan = planSequence(*scratch, *preferences, leftOut, &ruledOut);
+      llvm::DenseMap<const Action *, std::string> notLegal;
+      plan = planSequence(*scratch, *preferences, leftOut, &ruledOut, &notLegal);
       if (plan && leftOut)
-        noteUnreached(*preferences, *plan, std::move(ruledOut), *leftOut);
+        noteUnreached(*preferences, *plan, std::move(ruledOut), notLegal, *leftOut);
     }
     if (!plan)
       return plan.takeError();

@@ -39,11 +39,14 @@ const Action *firstPreference(llvm::ArrayRef<const Action *> preferences,
 /// (applies it to \p module while planning). An action whose passes fail on
 /// the module is left out, and the list goes on from the IR before it; with
 /// \p leftOut, a line saying which and why is added for each; with
-/// \p ruledOut, it and the actions failing with it (actionsFailingWith).
+/// \p ruledOut, it and the actions failing with it (actionsFailingWith);
+/// with \p notLegal, why each action of the list the plan passed over as
+/// not legal was not (what its rule needs, or that it is another stage's).
 llvm::Expected<std::vector<const Action *>>
 planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
              std::vector<std::string> *leftOut = nullptr,
-             std::vector<const Action *> *ruledOut = nullptr);
+             std::vector<const Action *> *ruledOut = nullptr,
+             llvm::DenseMap<const Action *, std::string> *notLegal = nullptr);
 
 /// The `default` baseline planned for \p module: the fixed list, with the
 /// actions its masks rule out on this module skipped.
