@@ -516,7 +516,8 @@ TEST(Catalog, MasksActionsWhereUpstreamPassesMiscompile) {
       {"spec_mm_extui", "tensor.specialize"},      {"spec_mm_neg", "tensor.specialize"},
       {"vec_step2", "loops.vectorize-4"},          {"vec_step2", "loops.vectorize-8"},
       {"vec_stride2", "loops.vectorize-8"},        {"vec_reverse", "loops.vectorize-8"},
-      {"vec_floordiv", "loops.vectorize-4"},       {"unroll_shared_inits", "loops.unroll-4"}};
+      {"vec_floordiv", "loops.vectorize-4"},       {"unroll_shared_inits", "loops.unroll-4"},
+      {"unroll_yield_iv", "loops.unroll-2"}};
   for (const auto &[file, name] : cases) {
     auto module = f.load((MQSS_TEST_INPUTS "/miscompiles/" + llvm::Twine(file) + ".mlir").str());
     IRSummary summary = summarize(*module);

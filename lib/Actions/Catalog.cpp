@@ -117,7 +117,9 @@ llvm::Error jamsSafely(mlir::ModuleOp module) {
   return refusedFor(affineUnrollJamHazard(module));
 }
 /// MLIR 19's unrollers mis-map a yield that forwards an iter_arg (a rotation
-/// of loop-carried values, as in recursive filters): found by the sweep.
+/// of loop-carried values, as in recursive filters): found by the sweep; or
+/// the induction variable (the last copy yields the first copy's index: 14
+/// for 15, found by a random loop-program generator).
 /// And where two iter_args start from one value, the cleanup loop of an
 /// unroll with a remainder starts both from the same result (found by an
 /// action-level scan, on buddy-mlir's unrolled sgemm). And on a loop
@@ -125,11 +127,11 @@ llvm::Error jamsSafely(mlir::ModuleOp module) {
 /// below the lower bound, and runs iterations the loop never would (found by
 /// a random loop-program generator).
 bool unrollable(const IRSummary &s) {
-  return s.numAffineFor > 0 && s.numAffineForForwardingIterArgs == 0 &&
+  return s.numAffineFor > 0 && s.numAffineForYieldingArguments == 0 &&
          s.numAffineForSharedInits == 0 && s.numAffineForMaybeEmptyFromAbove == 0;
 }
 bool unrollJammable(const IRSummary &s) {
-  return s.maxAffineDepth >= 2 && s.numAffineForForwardingIterArgs == 0 &&
+  return s.maxAffineDepth >= 2 && s.numAffineForYieldingArguments == 0 &&
          s.numAffineForSharedInits == 0 && s.numAffineForMaybeEmptyFromAbove == 0;
 }
 /// affine-loop-fusion and affine-data-copy-generate track memref dependences
@@ -708,12 +710,14 @@ const LegalityRule kLegalityRules[] = {
     {hasCalls, "a func.call"},
     {hasUnitDims, "a linalg op with a unit dimension"},
     {fusibleElementwise, "an elementwise linalg op and another linalg op"},
-    {unrollable, "affine loops whose bounds cannot cross (a lower bound above the upper one) "
-                 "and whose iter_args are neither rotated by the yield nor started from one "
-                 "value: MLIR 19's unrollers compute something else on those", hasAffineLoops},
-    {unrollJammable, "an affine nest two or more deep, whose loops' bounds cannot cross and "
-                     "whose iter_args are neither rotated by the yield nor started from one "
-                     "value: MLIR 19's unrollers compute something else on those", hasAffineNest},
+    {unrollable, "affine loops whose bounds cannot cross (a lower bound above the upper one), "
+                 "whose yields forward neither an iter_arg nor the induction variable, and "
+                 "no two of whose iter_args start from one value: MLIR 19's unrollers "
+                 "compute something else on those", hasAffineLoops},
+    {unrollJammable, "an affine nest two or more deep, whose loops' bounds cannot cross, "
+                     "whose yields forward neither an iter_arg nor the induction variable, "
+                     "and no two of whose iter_args start from one value: MLIR 19's "
+                     "unrollers compute something else on those", hasAffineNest},
     {hasAffineSiblings, "sibling affine nests with constant bounds, no loop results, and "
                         "stores under as many loops as their memref has dimensions: MLIR 19's "
                         "affine-loop-fusion gets others wrong", hasAffineSiblingLoops},

@@ -1616,8 +1616,8 @@ IRSummary summarize(ModuleOp module) {
           ++s.numAffineForWithResults;
           auto yield = cast<affine::AffineYieldOp>(forOp.getBody()->getTerminator());
           for (Value operand : yield.getOperands())
-            if (llvm::is_contained(forOp.getRegionIterArgs(), operand)) {
-              ++s.numAffineForForwardingIterArgs;
+            if (llvm::is_contained(forOp.getBody()->getArguments(), operand)) {
+              ++s.numAffineForYieldingArguments;
               break;
             }
           llvm::SmallPtrSet<Value, 4> inits;

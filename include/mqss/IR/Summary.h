@@ -88,9 +88,10 @@ struct IRSummary {
   /// Innermost static trip counts seen (affine/scf loops with constant bounds).
   std::vector<int64_t> innermostTripCounts;
   /// affine.for ops that carry values (iter_args), and those whose yield
-  /// forwards one of their own iter_args (a rotation of loop-carried values).
+  /// forwards one of their body's arguments: an iter_arg (a rotation of
+  /// loop-carried values) or the induction variable (the last index seen).
   unsigned numAffineForWithResults = 0;
-  unsigned numAffineForForwardingIterArgs = 0;
+  unsigned numAffineForYieldingArguments = 0;
   /// affine.for ops two of whose iter_args start from the same value (two
   /// accumulators both from a zero constant).
   unsigned numAffineForSharedInits = 0;
