@@ -195,30 +195,40 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     transform.yield
   }
-  // tensors: tile the op producing the function's result by 32x32 and fuse its producers into the tile loops
-  transform.named_sequence @tile_fuse_32x32(%root: !transform.any_op {transform.readonly}) {
-    %returns = transform.structured.match ops{["func.return"]} in %root
+  // The linalg op producing a function's (first) returned value; functions
+  // returning nothing, or a value no linalg op produces (a block argument,
+  // an scf.for result), do not match and are left alone.
+  transform.named_sequence @match_returned_linalg(%ret: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %ret ["func.return"] : !transform.any_op
+    %producer = transform.get_producer_of_operand %ret[0]
         : (!transform.any_op) -> !transform.any_op
-    transform.foreach %returns : !transform.any_op {
-    ^bb0(%ret: !transform.any_op):
-      %producer = transform.get_producer_of_operand %ret[0]
-          : (!transform.any_op) -> !transform.any_op
-      %fused, %loops:2 = transform.structured.fuse %producer {tile_sizes = [32, 32], tile_interchange = [0, 1]}
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.match.structured %producer : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.match.structured.yield
     }
+    transform.yield %producer : !transform.any_op
+  }
+  transform.named_sequence @fuse_into_32x32(%producer: !transform.any_op {transform.consumed}) {
+    %fused, %loops:2 = transform.structured.fuse %producer {tile_sizes = [32, 32], tile_interchange = [0, 1]}
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+  transform.named_sequence @fuse_into_8x64(%producer: !transform.any_op {transform.consumed}) {
+    %fused, %loops:2 = transform.structured.fuse %producer {tile_sizes = [8, 64], tile_interchange = [0, 1]}
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+  // tensors: tile the op producing the function's result by 32x32 and fuse its producers into the tile loops
+  transform.named_sequence @tile_fuse_32x32(%root: !transform.any_op {transform.consumed}) {
+    %updated = transform.foreach_match in %root @match_returned_linalg -> @fuse_into_32x32
+        : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
   // tensors: tile the op producing the function's result by 8x64 and fuse its producers into the tile loops
-  transform.named_sequence @tile_fuse_8x64(%root: !transform.any_op {transform.readonly}) {
-    %returns = transform.structured.match ops{["func.return"]} in %root
+  transform.named_sequence @tile_fuse_8x64(%root: !transform.any_op {transform.consumed}) {
+    %updated = transform.foreach_match in %root @match_returned_linalg -> @fuse_into_8x64
         : (!transform.any_op) -> !transform.any_op
-    transform.foreach %returns : !transform.any_op {
-    ^bb0(%ret: !transform.any_op):
-      %producer = transform.get_producer_of_operand %ret[0]
-          : (!transform.any_op) -> !transform.any_op
-      %fused, %loops:2 = transform.structured.fuse %producer {tile_sizes = [8, 64], tile_interchange = [0, 1]}
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    }
     transform.yield
   }
   // tensors: pack matmul operands into 32x32 blocks (linalg-block-pack-matmul),
