@@ -484,6 +484,16 @@ bool vectorizable(const IRSummary &s) {
          s.numAffineForWithResults == 0;
 }
 bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }
+/// linalg-inline-scalar-operands takes an input with a constant indexing
+/// map for an element of a tensor and extracts it: on a scalar input (what
+/// linalg-generalize-named-ops makes of a linalg.fill's value) it builds an
+/// invalid tensor.extract and crashes. Found by a sweep of other frontends'
+/// IR (torch-mlir's fills).
+bool scalarsInlinable(const IRSummary &s) {
+  return s.numGenericLinalg > 0 && llvm::none_of(s.linalgOps, [](const LinalgOpInfo &op) {
+           return op.hasScalarInput;
+         });
+}
 /// scf-for-loop-peeling divides by the step: a step only known at run time
 /// (0 where a caller leaves it so) ends the process with SIGFPE. On a loop
 /// `4 to %n step 3` with %n below 4, the split point falls below the lower
@@ -600,7 +610,7 @@ const Action kCatalog[] = {
   {"tensor.tile-fuse-32x32", Stage::Tensor, S, C::Fuse, "tile_fuse_32x32", tileFuseTiles<32, 32>, "tile the result's producer 32x32 and fuse its producers"},
   {"tensor.tile-fuse-8x64", Stage::Tensor, S, C::Fuse, "tile_fuse_8x64", tileFuseTiles<8, 64>, "tile the result's producer 8x64 and fuse its producers"},
   {"tensor.block-pack-matmul-16", Stage::Tensor, S, C::Layout, "block_pack_matmul_16", blockPackable, "pack matmul operands into 16x16 blocks", 3, padsNeutrally},
-  {"tensor.inline-scalars", Stage::Tensor, P, C::Cleanup, "func.func(linalg-inline-scalar-operands)", hasGenericLinalg, "inline scalar operands into linalg.generic bodies"},
+  {"tensor.inline-scalars", Stage::Tensor, P, C::Cleanup, "func.func(linalg-inline-scalar-operands)", scalarsInlinable, "inline scalar operands into linalg.generic bodies"},
   {"tensor.fold-subsets", Stage::Tensor, P, C::Cleanup, "fold-tensor-subset-ops", hasTensorSlices, "fold extract/insert_slice into producers and consumers"},
   {"tensor.inline", Stage::Tensor, P, C::Cleanup, "inline", hasCalls, "inline calls to private functions"},
   {"tensor.symbol-dce", Stage::Tensor, P, C::Cleanup, "symbol-dce", always, "remove unused private functions and globals"},
@@ -612,7 +622,7 @@ const Action kCatalog[] = {
   {"linalg.generalize", Stage::Linalg, P, C::Layout, "func.func(linalg-generalize-named-ops)", hasGeneralizable, "named linalg ops to linalg.generic"},
   {"linalg.specialize", Stage::Linalg, P, C::Layout, "func.func(linalg-specialize-generic-ops)", specializable, "linalg.generic back to named ops where they match"},
   {"linalg.fold-unit-dims", Stage::Linalg, P, C::Layout, "func.func(linalg-fold-unit-extent-dims)", hasUnitDims, "drop unit dimensions of linalg ops"},
-  {"linalg.inline-scalars", Stage::Linalg, P, C::Cleanup, "func.func(linalg-inline-scalar-operands)", hasGenericLinalg, "inline scalar operands into linalg.generic bodies"},
+  {"linalg.inline-scalars", Stage::Linalg, P, C::Cleanup, "func.func(linalg-inline-scalar-operands)", scalarsInlinable, "inline scalar operands into linalg.generic bodies"},
   {"linalg.licm", Stage::Linalg, P, C::Cleanup, "loop-invariant-code-motion", hasLoops, "hoist loop invariants"},
   {"linalg.matmul-8x32x1", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_8x32x1", matmulTiles<8, 32, 1>, "matmul: tile 8x32x1, vectorize, outer products", 3, operandsDoNotOverlap},
   {"linalg.matmul-16x16x1", Stage::Linalg, S, C::Schedule, "matmul_tile_vec_16x16x1", matmulTiles<16, 16, 1>, "matmul: tile 16x16x1, vectorize, outer products", 3, operandsDoNotOverlap},
@@ -702,6 +712,9 @@ const LegalityRule kLegalityRules[] = {
     {hasLinalg, "a linalg op"},
     {hasGeneralizable, "a named linalg op other than linalg.map"},
     {hasGenericLinalg, "a linalg.generic"},
+    {scalarsInlinable, "linalg.generic ops none of which has a scalar input (a generalized "
+                       "fill's value): MLIR 19's linalg-inline-scalar-operands crashes on one",
+     hasGenericLinalg},
     {hasLoops, "a loop"},
     {hasAffineLoops, "an affine.for"},
     {hasScfFor, "an scf.for"},

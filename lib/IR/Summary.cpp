@@ -239,6 +239,9 @@ static LinalgOpInfo describeLinalg(linalg::LinalgOp op) {
       if (auto argument = dyn_cast<BlockArgument>(yielded))
         info.yieldsOutputArgument |= argument.getOwner() == body &&
                                      argument.getArgNumber() >= generic.getNumDpsInputs();
+    info.hasScalarInput = llvm::any_of(generic.getDpsInputs(), [](Value input) {
+      return !isa<ShapedType>(input.getType());
+    });
   }
   info.hasSubByteOperand = llvm::any_of(op->getOperandTypes(), [](Type type) {
     Type element = getElementTypeOrSelf(type);

@@ -57,6 +57,9 @@ struct LinalgOpInfo {
   unsigned bodyOps = 0;
   /// The body yields one of its output block arguments unchanged.
   bool yieldsOutputArgument = false;
+  /// An input is a scalar, not a tensor or memref (linalg.generic only: a
+  /// generalized linalg.fill's value).
+  bool hasScalarInput = false;
   bool allStatic() const;
 };
 
