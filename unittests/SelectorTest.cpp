@@ -517,7 +517,8 @@ TEST(Catalog, MasksActionsWhereUpstreamPassesMiscompile) {
       {"vec_step2", "loops.vectorize-4"},          {"vec_step2", "loops.vectorize-8"},
       {"vec_stride2", "loops.vectorize-8"},        {"vec_reverse", "loops.vectorize-8"},
       {"vec_floordiv", "loops.vectorize-4"},       {"unroll_shared_inits", "loops.unroll-4"},
-      {"unroll_yield_iv", "loops.unroll-2"}};
+      {"unroll_yield_iv", "loops.unroll-2"},      {"scalrep_else_branch", "loops.scalrep"},
+      {"vec_else_branch", "loops.vectorize-8"}};
   for (const auto &[file, name] : cases) {
     auto module = f.load((MQSS_TEST_INPUTS "/miscompiles/" + llvm::Twine(file) + ".mlir").str());
     IRSummary summary = summarize(*module);

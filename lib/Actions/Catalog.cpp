@@ -444,9 +444,14 @@ bool copyable(const IRSummary &s) {
 /// affine-scalrep forwards a store to later loads, looking for intervening
 /// writes along affine.for back edges only: a store before an scf.for whose
 /// body updates the location was forwarded into the body (a counter read 1
-/// instead of 10), and inside scf.while the loop never ended.
+/// instead of 10), and inside scf.while the loop never ended. It also
+/// misses a store or load in an affine.if's else branch, which MLIR 19's
+/// dependence analysis gives the then branch's condition: it forwarded a
+/// store past an else branch overwriting it (found by a random
+/// loop-program generator).
 bool scalarReplaceable(const IRSummary &s) {
-  return s.numAffineMemoryOps > 0 && s.numAffineMemoryOpsInScfLoops == 0;
+  return s.numAffineMemoryOps > 0 && s.numAffineMemoryOpsInScfLoops == 0 &&
+         !s.writtenMemRefAccessedInElse;
 }
 /// linalg-specialize-generic-ops matches contractions while ignoring unary
 /// ops in the body (a negated or zero-extended product became a plain
@@ -474,14 +479,17 @@ bool specializable(const IRSummary &s) {
 /// value in iter_args (a row sum as C frontends raise it) it corrupts the
 /// heap; glibc aborts, and recovering from that can deadlock in malloc. It
 /// also takes an access moving by 2, -1 or i floordiv 2 elements per
-/// iteration for a contiguous one (found by an action-level scan).
+/// iteration for a contiguous one (found by an action-level scan). And its
+/// parallelism check gives an access in an affine.if's else branch the then
+/// branch's condition: a loop copying A[j] to A[i + j] under `else` of
+/// `i == 0` looked parallel (found by a random loop-program generator).
 template <int64_t Width>
 bool vectorizable(const IRSummary &s) {
   return s.numAffineFor > 0 && s.innermostAffineConstant &&
          s.innermostAffineTripGcd > 0 && s.innermostAffineTripGcd % Width == 0 &&
          s.numSubByteAffineMemoryOps == 0 && s.numStridedAffineMemoryOps == 0 &&
-         s.innermostAffineStepsOne &&
-         s.numAffineForWithResults == 0;
+         s.innermostAffineStepsOne && s.numAffineForWithResults == 0 &&
+         !s.writtenMemRefAccessedInElse;
 }
 bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }
 /// linalg-inline-scalar-operands takes an input with a constant indexing
@@ -738,16 +746,23 @@ const LegalityRule kLegalityRules[] = {
                "1, no loop results and no affine.if: MLIR 19's affine-data-copy-generate "
                "copies past its buffers on others", hasAffineNest},
     {scalarReplaceable, "affine loads or stores, none inside an scf loop (whose back edges "
-                        "affine-scalrep does not see)", hasAffineMemoryOps},
+                        "affine-scalrep does not see), and none in an affine.if's else branch "
+                        "on a buffer that is written (MLIR 19 gives it the then branch's "
+                        "condition)", hasAffineMemoryOps},
     {specializable, "linalg.generic ops, none yielding its output argument and every "
                     "contraction's body exactly multiply, add and yield: MLIR 19's "
                     "specializer misreads others", hasGenericLinalg},
     {vectorizable<4>, "innermost affine loops with constant trip counts divisible by 4, steps "
-                      "of 1, no loop results, and no sub-byte or strided accesses", hasAffineLoops},
+                      "of 1, no loop results, no sub-byte or strided accesses, and no access "
+                      "in an affine.if's else branch on a buffer that is written",
+     hasAffineLoops},
     {vectorizable<8>, "innermost affine loops with constant trip counts divisible by 8, steps "
-                      "of 1, no loop results, and no sub-byte or strided accesses", hasAffineLoops},
+                      "of 1, no loop results, no sub-byte or strided accesses, and no access "
+                      "in an affine.if's else branch on a buffer that is written",
+     hasAffineLoops},
     {vectorizable<16>, "innermost affine loops with constant trip counts divisible by 16, "
-                       "steps of 1, no loop results, and no sub-byte or strided accesses",
+                       "steps of 1, no loop results, no sub-byte or strided accesses, and no "
+                       "access in an affine.if's else branch on a buffer that is written",
      hasAffineLoops},
     {peelable, "scf.for loops with constant positive steps, whose bounds cannot cross", hasScfFor},
     {matmulTiles<8, 32, 1>, "static linalg.matmul ops (no i1 or complex operands) of sizes "

@@ -356,14 +356,15 @@ static bool inElseOfAffineIf(Operation *op) {
   return false;
 }
 
-/// Whether an access in an affine.if's else branch inside \p loop touches a
-/// memref the loop writes: MLIR 19's dependence analysis gives it the then
-/// branch's condition (see bandPermutable), so isLoopParallel may miss a
-/// dependence through it.
-static bool writtenMemRefAccessedInElse(affine::AffineForOp loop) {
+/// Whether an access in an affine.if's else branch inside \p scope (a loop,
+/// a module) touches a memref an affine store in it writes: MLIR 19's
+/// dependence analysis gives it the then branch's condition (see
+/// bandPermutable), so isLoopParallel, affine-scalrep's forwarding and the
+/// vectorizer's parallelism check may miss a dependence through it.
+static bool writtenMemRefAccessedInElse(Operation *scope) {
   llvm::SmallPtrSet<Value, 4> written;
-  loop->walk([&](affine::AffineWriteOpInterface store) { written.insert(store.getMemRef()); });
-  return loop->walk([&](Operation *op) {
+  scope->walk([&](affine::AffineWriteOpInterface store) { written.insert(store.getMemRef()); });
+  return scope->walk([&](Operation *op) {
                Value memref;
                if (auto load = dyn_cast<affine::AffineReadOpInterface>(op))
                  memref = load.getMemRef();
@@ -488,7 +489,7 @@ std::optional<PassHazard> affineUnrollJamHazard(ModuleOp module) {
     // and then answers conservatively.
     ScopedDiagnosticHandler quiet(module.getContext(), [](Diagnostic &) { return success(); });
     bool parallel = affine::isLoopParallel(loop);
-    if (parallel && !writtenMemRefAccessedInElse(loop))
+    if (parallel && !writtenMemRefAccessedInElse(loop.getOperation()))
       return;
     found = PassHazard{loop, std::string("unroll-and-jam would interleave the loops and ops in "
                                          "this loop's body across its iterations, and ") +
@@ -1674,6 +1675,8 @@ IRSummary summarize(ModuleOp module) {
   for (const auto &[name, c] : classes)
     if (c.count > 0)
       s.opCounts.emplace_back(name.getStringRef(), c.count);
+  if (s.opCount("affine.if") > 0)
+    s.writtenMemRefAccessedInElse = writtenMemRefAccessedInElse(module.getOperation());
   // Innermost loops (no loop nested inside) with a constant trip count.
   for (Operation *op : loops) {
     if (outerLoops.contains(op))

@@ -95,6 +95,10 @@ struct IRSummary {
   /// loop-carried values) or the induction variable (the last index seen).
   unsigned numAffineForWithResults = 0;
   unsigned numAffineForYieldingArguments = 0;
+  /// An affine access in an affine.if's else branch touches a memref an
+  /// affine store writes: MLIR 19's dependence analysis gives the access the
+  /// then branch's condition, and may see no dependence through it.
+  bool writtenMemRefAccessedInElse = false;
   /// affine.for ops two of whose iter_args start from the same value (two
   /// accumulators both from a zero constant).
   unsigned numAffineForSharedInits = 0;
