@@ -356,11 +356,8 @@ llvm::Error vectorizesEveryAccess(mlir::ModuleOp module) {
   return refusedFor(vectorizedLoopHazard(module, Width));
 }
 /// Whether \p loop may run zero times: a bound known only at run time, or
-/// an empty range.
-bool mayRunZeroTimes(mlir::affine::AffineForOp loop) {
-  std::optional<uint64_t> trips = mlir::affine::getConstantTripCount(loop);
-  return !trips || *trips == 0;
-}
+/// bounds that may meet (see alwaysRuns).
+bool mayRunZeroTimes(mlir::affine::AffineForOp loop) { return !alwaysRuns(loop); }
 
 /// The loops around \p op that may run zero times, innermost first.
 llvm::SmallVector<mlir::Operation *> loopsThatMayNotRun(mlir::Operation *op) {

@@ -1059,6 +1059,14 @@ private:
 };
 } // namespace
 
+bool alwaysRuns(affine::AffineForOp loop) {
+  if (std::optional<uint64_t> trips = affine::getConstantTripCount(loop))
+    return *trips > 0;
+  LoopIntervals intervals;
+  std::optional<int64_t> span = intervals.smallestSpan(loop);
+  return span && *span > 0;
+}
+
 /// Whether \p forOp's upper bound may fall below its lower bound (a loop
 /// `%i + 2 to 16`, `4 to %n`), where it runs zero times, but MLIR 19's
 /// unrollers start their cleanup loop at lb + ((ub - lb) floordiv f) * f,

@@ -193,6 +193,12 @@ struct AccessMotion {
 };
 AccessMotion accessMotionAlong(mlir::Operation *access, mlir::affine::AffineForOp loop);
 
+/// Whether \p loop runs at least once whenever it is reached: a constant
+/// trip count above 0, or bounds (of induction variables and constants)
+/// whose difference stays positive over the loops around it (a window
+/// `max(%i - 1, 0) to min(%i + 2, 16)`).
+bool alwaysRuns(mlir::affine::AffineForOp loop);
+
 /// Sibling affine nests (two or more affine.for in one block) that MLIR 19's
 /// affine-loop-fusion miscompiles, found by a sweep of upstream's own fusion
 /// tests: a nest that updates a buffer in place which a sibling reaches
