@@ -133,10 +133,8 @@ static std::string whyNotInPool(const Action &action, const IRSummary &summary) 
     return llvm::formatv("an action of the {0} stage, where the IR is in the {1} stage",
                          stageName(action.stage), stageName(summary.stage()))
         .str();
-  std::string why = illegalBecause(action, summary);
-  if (llvm::StringRef needs = why; needs.consume_front("its legality rule does not hold on this IR: "))
-    return needs.str();
-  return why;
+  llvm::StringRef needs = legalityNeeds(action);
+  return needs.empty() ? "its legality rule does not hold" : ("it needs " + needs).str();
 }
 
 llvm::Expected<std::vector<const Action *>>

@@ -791,20 +791,30 @@ const LegalityRule kLegalityRules[] = {
 };
 } // namespace
 
+/// The catalog's rule for \p action; null where it has none.
+static const LegalityRule *ruleOf(const Action &action) {
+  for (const LegalityRule &rule : kLegalityRules)
+    if (rule.legal == action.legal)
+      return &rule;
+  return nullptr;
+}
+
+llvm::StringRef legalityNeeds(const Action &action) {
+  const LegalityRule *rule = ruleOf(action);
+  return rule ? llvm::StringRef(rule->needs) : llvm::StringRef();
+}
+
 std::string illegalBecause(const Action &action, const IRSummary &summary, bool *unsafe) {
   if (unsafe)
     *unsafe = false;
   if (action.legal(summary))
     return "";
-  for (const LegalityRule &rule : kLegalityRules)
-    if (rule.legal == action.legal) {
-      if (unsafe)
-        *unsafe = rule.applies && rule.applies(summary);
-      return ("its legality rule does not hold on this IR: it needs " + rule.needs).str();
-    }
+  const LegalityRule *rule = ruleOf(action);
   if (unsafe)
-    *unsafe = true;
-  return "its legality rule does not hold on this IR";
+    *unsafe = !rule || (rule->applies && rule->applies(summary));
+  if (!rule)
+    return "its legality rule does not hold on this IR";
+  return ("its legality rule does not hold on this IR: it needs " + rule->needs).str();
 }
 
 llvm::ArrayRef<Action> actionCatalog() { return kCatalog; }
