@@ -526,15 +526,23 @@ static bool containsTensors(ModuleOp module) {
 }
 
 /// Transform schedules left inside the payload cannot be translated to LLVM
-/// IR; they have done their work once the interpreter ran.
+/// IR; they have done their work once the interpreter ran. They may sit at
+/// the top level or in a nested module of their own (upstream's integration
+/// tests put `module attributes {transform.with_named_sequence}` next to the
+/// payload); such a module, left empty, goes too.
 static void eraseTransformSchedules(ModuleOp module) {
   llvm::SmallVector<Operation *> schedules;
-  for (Operation &op : module.getBody()->getOperations())
-    if (isa<transform::TransformDialect>(op.getDialect()))
-      schedules.push_back(&op);
+  module.walk([&](ModuleOp scope) {
+    for (Operation &op : scope.getBody()->getOperations())
+      if (isa<transform::TransformDialect>(op.getDialect()))
+        schedules.push_back(&op);
+    scope->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
+  });
   for (Operation *op : schedules)
     op->erase();
-  module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
+  for (auto nested : llvm::make_early_inc_range(module.getOps<ModuleOp>()))
+    if (nested.getBody()->empty())
+      nested->erase();
 }
 
 /// convert-vector-to-llvm lowers contractions, transposes and broadcasts but
