@@ -17,6 +17,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/xxhash.h"
 
 #include <chrono>
@@ -210,7 +211,8 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
   llvm::StringRef role = variant.role, pipeline = variant.pipeline;
   unsigned llvmOptLevel = variant.llvmOptLevel;
   // The reference reads what a kernel left unwritten as the fill bytes
-  // (JitOptions::opaqueHeap): its code is its own.
+  // (JitOptions::opaqueHeap) and checks its accesses' bounds: its code is
+  // its own.
   bool opaqueHeap = role == "reference";
   std::string heapKey = opaqueHeap ? "|opaque-heap" : "";
   std::string key = pipeline.str() + "|O" + std::to_string(llvmOptLevel) + heapKey;
@@ -229,7 +231,7 @@ llvm::Expected<Compiled> MeasurementChild::compile(const Variant &variant,
     return std::move(error);
   enterPhase(("lower:" + role).str());
   eraseFunctionsUnreachableFrom(*copy, signature.name);
-  if (llvm::Error error = lowerToLLVMDialect(*copy))
+  if (llvm::Error error = lowerToLLVMDialect(*copy, /*boundsChecks=*/opaqueHeap))
     return std::move(error);
   compiled.compileMs = millisecondsSince(compileStart);
   {
@@ -667,6 +669,27 @@ int MeasurementChild::run() {
 }
 
 /// How a child that sent no report ended, as a status.
+/// What a failed bounds check of insertBoundsChecks printed, as "memref.load
+/// at FILE:LINE:COL": upstream's message, which names the op in generic form
+/// and its location; none where \p printed is another message.
+static std::optional<std::string> outOfBoundsAccess(llvm::StringRef printed) {
+  if (!printed.contains("Runtime op verification failed") ||
+      !printed.contains("out-of-bounds access"))
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef> op, location, place;
+  llvm::Regex("\"([a-z_0-9]+\\.[a-z_0-9]+)\"\\(").match(printed, &op);
+  llvm::Regex("Location: loc\\(([^\n]*)\\)").match(printed, &location);
+  std::string access = op.size() > 1 ? op[1].str() : "an access";
+  if (location.size() > 1) {
+    // loc("file":L:C) reads as file:L:C; other locations as printed.
+    if (llvm::Regex("^\"([^\"]*)\"(:[0-9]+:[0-9]+)$").match(location[1], &place))
+      access += " at " + place[1].str() + place[2].str();
+    else
+      access += " at " + location[1].str();
+  }
+  return access;
+}
+
 static RunStatus classifyAbnormalEnd(const SandboxOutcome &outcome,
                                      bool sawOutOfMemory) {
   if (outcome.end == SandboxOutcome::End::TimedOut)
@@ -765,6 +788,15 @@ RunReport runMeasurement(const RunRequest &request) {
           at != std::string::npos) {
         llvm::StringRef printed =
             llvm::StringRef(outcome->stderrTail).substr(at + kAbortMarker.size()).trim();
+        if (std::optional<std::string> access = outOfBoundsAccess(printed);
+            access && llvm::StringRef(lastPhase).ends_with(":reference")) {
+          report.status = RunStatus::InvalidInput;
+          report.message = "the kernel accesses memory out of bounds under these inputs: " +
+                           *access +
+                           " (found by the naive reference, which checks every load and "
+                           "store against its buffer's bounds; see --shape and --arg)";
+          break;
+        }
         report.message += ": the kernel called abort(), as a failed cf.assert does";
         auto [before, lastLine] = printed.rsplit('\n');
         if (!printed.empty())

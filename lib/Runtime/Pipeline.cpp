@@ -26,6 +26,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/RuntimeVerifiableOpInterface.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -914,7 +915,27 @@ llvm::Error checkLowerable(ModuleOp module) {
   return checkAsync(module);
 }
 
-llvm::Error lowerToLLVMDialect(ModuleOp module) {
+/// Upstream's runtime verification of every memref.load and memref.store,
+/// inserted once affine and linalg ops have become them. Not of the other
+/// ops that have one: after expand-strided-metadata a view is a
+/// reinterpret_cast of its base buffer, which that check takes for a
+/// single element, and a view's own accesses are checked against its
+/// sizes anyway.
+static void insertBoundsChecks(ModuleOp module) {
+  SmallVector<Operation *> accesses;
+  module.walk([&](Operation *op) {
+    if (isa<memref::LoadOp, memref::StoreOp>(op))
+      accesses.push_back(op);
+  });
+  OpBuilder builder(module.getContext());
+  for (Operation *access : accesses)
+    if (auto verifiable = dyn_cast<RuntimeVerifiableOpInterface>(access)) {
+      builder.setInsertionPoint(access);
+      verifiable.generateRuntimeVerification(builder, access->getLoc());
+    }
+}
+
+llvm::Error lowerToLLVMDialect(ModuleOp module, bool boundsChecks) {
   if (llvm::Error error = checkLowerable(module))
     return error;
   // Checked here, not before the pipelines, which may rewrite what they
@@ -951,6 +972,8 @@ llvm::Error lowerToLLVMDialect(ModuleOp module) {
                                       "lowering to LLVM"))
     return error;
   hoistStaticAllocasOutOfLoops(module);
+  if (boundsChecks)
+    insertBoundsChecks(module);
   if (llvm::Error error = checkEightBitFloatArithmetic(module)) // also what TOSA's made
     return error;
   if (llvm::Error error = runPipeline(module, kLoweringLoopsToLLVM,
