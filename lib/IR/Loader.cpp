@@ -36,7 +36,9 @@ static void appendHints(std::string &diagnostics, llvm::StringRef source) {
                    "(`mqss run`, `--emit=llvm`, the measured guard) cannot: ops of an "
                    "unregistered dialect have no lowering to LLVM\n";
   }
-  if (text.contains("dl_entry") || text.contains("dlti")) {
+  // (Not any mention of "dlti": an unknown dialect's error lists every
+  // registered one.)
+  if (text.contains("dl_entry") || text.contains("data layout entry")) {
     diagnostics += "note: this module's DLTI attributes use a syntax MLIR 19 "
                    "rejects (older Polygeist output writes e.g. "
                    "`dense<64> : vector<2xi32>`; MLIR 19 expects "

@@ -1,0 +1,5 @@
+// An op of a dialect nobody registered, in custom syntax.
+func.func @f() {
+  foo.bar
+  return
+}
