@@ -1602,6 +1602,7 @@ IRSummary summarize(ModuleOp module) {
       std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
       if (!step || *step <= 0)
         s.allScfForStepsConstant = false;
+      s.numScfForNonIndex += !forOp.getInductionVar().getType().isIndex();
       // (The peeler leaves a loop of step 1 alone.)
       std::optional<int64_t> lower = getConstantIntValue(forOp.getLowerBound());
       s.numScfForMaybeEmptyFromAbove +=
@@ -1841,6 +1842,14 @@ static bool isGpuOp(Operation *op) {
                             op->getName().getDialectNamespace());
 }
 
+/// A gpu op that host code runs through the GPU runtime library (the
+/// runtime's memory and stream functions) rather than a kernel.
+static bool isGpuRuntimeCall(Operation *op) {
+  return llvm::is_contained({"gpu.alloc", "gpu.dealloc", "gpu.memcpy", "gpu.memset", "gpu.wait",
+                             "gpu.host_register", "gpu.host_unregister"},
+                            op->getName().getStringRef());
+}
+
 /// The op that writes through \p slice, a tensor.extract_slice with a zero
 /// stride (several of its elements one element of its source), as its
 /// destination; null when none does.
@@ -1916,6 +1925,10 @@ std::string refusalReason(ModuleOp module) {
            "MLIR 19's lowering of tensor.pack builds an invalid tensor.expand_shape from it "
            "(an upstream bug), so no pipeline can compile it. Write the tile sizes in the "
            "result type (tensor<?x?x32x32xf32> for inner_tiles = [32, 32])";
+  if (isGpuRuntimeCall(user))
+    return where + op + " calls a GPU runtime (device memory, streams): mqss selects, lowers "
+           "and measures pipelines for the host CPU, where no GPU runtime is linked. Host "
+           "buffers are memref.alloc's";
   if (isGpuOp(user))
     return where + op + " is GPU code (OneFlow and IREE emit such modules): mqss selects, "
            "lowers and measures pipelines for the host CPU, where GPU kernels do not run. "

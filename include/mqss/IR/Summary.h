@@ -115,6 +115,9 @@ struct IRSummary {
   bool innermostAffineStepsOne = true;
   /// Whether every scf.for steps by a positive constant.
   bool allScfForStepsConstant = true;
+  /// scf.for loops counting in an integer type rather than index
+  /// (`scf.for %i = %lb to %ub step %s : i32`).
+  unsigned numScfForNonIndex = 0;
   /// Loops whose upper bound may fall below the lower one: `4 to %n`,
   /// `1 to %i`, `%i + 2 to 16` (any bound known only at run time or from
   /// an outer loop, but for a loop from 0 to a size, and for an affine.for
