@@ -19,6 +19,8 @@ config.substitutions.append(("%mqss", os.path.join(config.mqss_tools_dir, "mqss"
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%examples", os.path.join(config.mqss_src_root, "examples")))
 config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(
+    ("split-file", os.path.join(os.path.dirname(config.filecheck), "split-file")))
 config.substitutions.append(("%not", config.not_tool))
 config.substitutions.append(("%mlir-opt", config.mlir_opt))
 config.environment["LANG"] = "C"

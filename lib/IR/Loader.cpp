@@ -22,6 +22,53 @@ namespace mqss {
 
 char LoadError::ID = 0;
 
+namespace {
+/// An op spelled as another MLIR version spells it, and what MLIR 19 writes.
+struct SpellingDrift {
+  llvm::StringLiteral error; ///< in MLIR 19's parse error
+  llvm::StringLiteral hint;
+};
+} // namespace
+
+/// Spellings other frontends' MLIR (older or newer than 19) uses, found in
+/// upstream's tests and frontends' output.
+static const SpellingDrift kSpellingDrifts[] = {
+    {"custom op 'linalg.pack' is unknown",
+     "linalg.pack is MLIR 21's name for tensor.pack, which MLIR 19 (what mqss is built "
+     "on) writes with the same operands: write tensor.pack"},
+    {"custom op 'linalg.unpack' is unknown",
+     "linalg.unpack is MLIR 21's name for tensor.unpack, which MLIR 19 (what mqss is built "
+     "on) writes with the same operands: write tensor.unpack"},
+    {"custom op 'bufferization.to_buffer' is unknown",
+     "bufferization.to_buffer is MLIR 21's name for bufferization.to_memref, which MLIR 19 "
+     "(what mqss is built on) writes `bufferization.to_memref %t : memref<...>`"},
+    {"custom op 'linalg.elementwise' is unknown",
+     "linalg.elementwise is newer than MLIR 19 (what mqss is built on): write a named op "
+     "(linalg.add, linalg.mul, linalg.exp, ...) or a linalg.generic"},
+    {"custom op 'linalg.init_tensor' is unknown",
+     "linalg.init_tensor was replaced by tensor.empty in MLIR 16: write `tensor.empty(%d0, ...) "
+     ": tensor<...>` with only the dynamic sizes as operands"},
+    {"expand_shape' expected 'output_shape'",
+     "MLIR 19's expand_shape names the result's sizes: `tensor.expand_shape %a [[0, 1]] "
+     "output_shape [8, 8] : tensor<64xf32> into tensor<8x8xf32>` (SSA values for dynamic "
+     "sizes)"},
+    {"custom op 'func' is unknown",
+     "`func @f` is the spelling of MLIR before 15 (builtin.func): MLIR 19 writes "
+     "`func.func @f`"},
+};
+
+/// The op names of the arith dialect that the old standard dialect spelled
+/// without a prefix (`addf`), as MLIR before 14 printed them.
+static bool isUnprefixedArithOp(llvm::StringRef diagnostics) {
+  static const char *const names[] = {
+      "addf", "subf", "mulf", "divf", "addi", "subi", "muli", "cmpf", "cmpi", "constant",
+      "select", "index_cast", "sitofp", "fptosi", "negf", "maxf", "minf", "remf", "divi_signed"};
+  for (const char *name : names)
+    if (diagnostics.contains(("custom op '" + llvm::Twine(name) + "' is unknown").str()))
+      return true;
+  return false;
+}
+
 /// Adds a hint for known cases of version drift in files written for an older
 /// MLIR, so the user learns what to change rather than only what failed, and
 /// says which of mqss's tools take the flag MLIR's own message advises.
@@ -29,16 +76,24 @@ static void appendHints(std::string &diagnostics, llvm::StringRef source) {
   if (source.starts_with("\xef\xbb\xbf"))
     diagnostics += "note: the file begins with a UTF-8 byte-order mark, which MLIR's parser "
                    "does not accept: save it without one\n";
-  llvm::StringRef text(diagnostics);
-  if (text.contains("-allow-unregistered-dialect")) {
+  const std::string text = diagnostics; // (appending may move diagnostics' bytes)
+  llvm::StringRef said(text);
+  if (said.contains("-allow-unregistered-dialect")) {
     diagnostics += "note: `mqss select`, `mqss explain`, `mqss features` and `mqss-opt` "
                    "take --allow-unregistered-dialect; compiling and running the module "
                    "(`mqss run`, `--emit=llvm`, the measured guard) cannot: ops of an "
                    "unregistered dialect have no lowering to LLVM\n";
   }
+  for (const SpellingDrift &drift : kSpellingDrifts)
+    if (said.contains(drift.error))
+      diagnostics += ("note: " + drift.hint + "\n").str();
+  if (isUnprefixedArithOp(said))
+    diagnostics += "note: ops without a dialect prefix (`addf`, `constant`) are the old "
+                   "standard dialect's, before MLIR 14: MLIR 19 writes them in arith "
+                   "(`arith.addf`, `arith.constant`)\n";
   // (Not any mention of "dlti": an unknown dialect's error lists every
   // registered one.)
-  if (text.contains("dl_entry") || text.contains("data layout entry")) {
+  if (said.contains("dl_entry") || said.contains("data layout entry")) {
     diagnostics += "note: this module's DLTI attributes use a syntax MLIR 19 "
                    "rejects (older Polygeist output writes e.g. "
                    "`dense<64> : vector<2xi32>`; MLIR 19 expects "
