@@ -133,8 +133,8 @@ static std::string whyNotInPool(const Action &action, const IRSummary &summary) 
     return llvm::formatv("an action of the {0} stage, where the IR is in the {1} stage",
                          stageName(action.stage), stageName(summary.stage()))
         .str();
-  llvm::StringRef needs = legalityNeeds(action);
-  return needs.empty() ? "its legality rule does not hold" : ("it needs " + needs).str();
+  std::string needs = legalityNeeds(action, summary);
+  return needs.empty() ? "its legality rule does not hold" : "it needs " + needs;
 }
 
 llvm::Expected<std::vector<const Action *>>

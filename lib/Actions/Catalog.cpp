@@ -697,6 +697,9 @@ struct LegalityRule {
   /// crash on), not only from IR it has nothing to do on: where this holds
   /// (null: never), the rule's failing means the former.
   bool (*applies)(const IRSummary &) = nullptr;
+  /// Which of the rule's conditions fails on the IR, where it has several
+  /// (null: the sentence says it all).
+  std::string (*failing)(const IRSummary &) = nullptr;
 };
 bool hasAffineMemoryOps(const IRSummary &s) { return s.numAffineMemoryOps > 0; }
 bool hasAffineNest(const IRSummary &s) { return s.maxAffineDepth >= 2; }
@@ -716,6 +719,30 @@ bool producesReturnedTensor(const IRSummary &s) {
   return llvm::any_of(s.linalgOps,
                       [](const LinalgOpInfo &op) { return op.producesFirstReturned; });
 }
+/// The first of vectorizable's conditions that fails on \p s.
+template <int64_t Width>
+std::string vectorizerObstacle(const IRSummary &s) {
+  if (s.numAffineFor == 0)
+    return "there is no affine loop";
+  if (!s.innermostAffineConstant)
+    return "an innermost loop's bounds are not constant";
+  if (s.innermostAffineTripGcd <= 0 || s.innermostAffineTripGcd % Width != 0)
+    return llvm::formatv("the innermost loops' trip counts have {0} as greatest common divisor",
+                         s.innermostAffineTripGcd)
+        .str();
+  if (!s.innermostAffineStepsOne)
+    return "an innermost loop steps by more than 1";
+  if (s.numAffineForWithResults > 0)
+    return "a loop has results";
+  if (s.numSubByteAffineMemoryOps > 0)
+    return "an access is to elements narrower than a byte";
+  if (s.numStridedAffineMemoryOps > 0)
+    return "an access moves by other than one element per iteration";
+  if (s.writtenMemRefAccessedInElse)
+    return "a written buffer is accessed in an affine.if's else branch";
+  return "";
+}
+
 const LegalityRule kLegalityRules[] = {
     {hasLinalg, "a linalg op"},
     {hasGeneralizable, "a named linalg op other than linalg.map"},
@@ -755,15 +782,15 @@ const LegalityRule kLegalityRules[] = {
     {vectorizable<4>, "innermost affine loops with constant trip counts divisible by 4, steps "
                       "of 1, no loop results, no sub-byte or strided accesses, and no access "
                       "in an affine.if's else branch on a buffer that is written",
-     hasAffineLoops},
+     hasAffineLoops, vectorizerObstacle<4>},
     {vectorizable<8>, "innermost affine loops with constant trip counts divisible by 8, steps "
                       "of 1, no loop results, no sub-byte or strided accesses, and no access "
                       "in an affine.if's else branch on a buffer that is written",
-     hasAffineLoops},
+     hasAffineLoops, vectorizerObstacle<8>},
     {vectorizable<16>, "innermost affine loops with constant trip counts divisible by 16, "
                        "steps of 1, no loop results, no sub-byte or strided accesses, and no "
                        "access in an affine.if's else branch on a buffer that is written",
-     hasAffineLoops},
+     hasAffineLoops, vectorizerObstacle<16>},
     {peelable, "scf.for loops over index with constant positive steps, whose bounds cannot cross", hasScfFor},
     {matmulTiles<8, 32, 1>, "static linalg.matmul ops (no i1 or complex operands) of sizes "
                             "divisible by 8x32x1", hasLinalgNamed<kMatmul>},
@@ -802,9 +829,15 @@ static const LegalityRule *ruleOf(const Action &action) {
   return nullptr;
 }
 
-llvm::StringRef legalityNeeds(const Action &action) {
+std::string legalityNeeds(const Action &action, const IRSummary &summary) {
   const LegalityRule *rule = ruleOf(action);
-  return rule ? llvm::StringRef(rule->needs) : llvm::StringRef();
+  if (!rule)
+    return "";
+  std::string needs = rule->needs.str();
+  if (rule->failing)
+    if (std::string failing = rule->failing(summary); !failing.empty())
+      needs += " (here " + failing + ")";
+  return needs;
 }
 
 std::string illegalBecause(const Action &action, const IRSummary &summary, bool *unsafe) {
@@ -817,7 +850,7 @@ std::string illegalBecause(const Action &action, const IRSummary &summary, bool 
     *unsafe = !rule || (rule->applies && rule->applies(summary));
   if (!rule)
     return "its legality rule does not hold on this IR";
-  return ("its legality rule does not hold on this IR: it needs " + rule->needs).str();
+  return "its legality rule does not hold on this IR: it needs " + legalityNeeds(action, summary);
 }
 
 llvm::ArrayRef<Action> actionCatalog() { return kCatalog; }

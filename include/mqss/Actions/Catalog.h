@@ -85,9 +85,10 @@ std::vector<bool> legalMask(const IRSummary &summary, Stage stage,
 /// on (`linalg.to-affine` without linalg ops).
 std::string illegalBecause(const Action &action, const IRSummary &summary,
                            bool *unsafe = nullptr);
-/// What \p action's legality rule needs, in words ("a linalg op"); empty
-/// where the catalog gives none.
-llvm::StringRef legalityNeeds(const Action &action);
+/// What \p action's legality rule needs, in words ("a linalg op"), and,
+/// where the rule has several conditions, which one fails on \p summary;
+/// empty where the catalog gives none.
+std::string legalityNeeds(const Action &action, const IRSummary &summary);
 /// Identifies the catalog (names, stages, bodies) for model compatibility.
 uint64_t catalogHash();
 
