@@ -793,8 +793,8 @@ RunReport runMeasurement(const RunRequest &request) {
           report.status = RunStatus::InvalidInput;
           report.message = "the kernel accesses memory out of bounds under these inputs: " +
                            *access +
-                           " (found by the naive reference, which checks every load and "
-                           "store against its buffer's bounds; see --shape and --arg)";
+                           " (found by the naive reference, which checks every access "
+                           "against its buffer's bounds; see --shape and --arg)";
           break;
         }
         report.message += ": the kernel called abort(), as a failed cf.assert does";

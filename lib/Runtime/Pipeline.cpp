@@ -4,6 +4,7 @@
 
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Diagnostics.h"
+#include "mqss/Runtime/BoundsChecks.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,7 +27,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
-#include "mlir/Interfaces/RuntimeVerifiableOpInterface.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -913,26 +913,6 @@ llvm::Error checkLowerable(ModuleOp module) {
   if (llvm::Error error = checkIndexWidth(module))
     return error;
   return checkAsync(module);
-}
-
-/// Upstream's runtime verification of every memref.load and memref.store,
-/// inserted once affine and linalg ops have become them. Not of the other
-/// ops that have one: after expand-strided-metadata a view is a
-/// reinterpret_cast of its base buffer, which that check takes for a
-/// single element, and a view's own accesses are checked against its
-/// sizes anyway.
-static void insertBoundsChecks(ModuleOp module) {
-  SmallVector<Operation *> accesses;
-  module.walk([&](Operation *op) {
-    if (isa<memref::LoadOp, memref::StoreOp>(op))
-      accesses.push_back(op);
-  });
-  OpBuilder builder(module.getContext());
-  for (Operation *access : accesses)
-    if (auto verifiable = dyn_cast<RuntimeVerifiableOpInterface>(access)) {
-      builder.setInsertionPoint(access);
-      verifiable.generateRuntimeVerification(builder, access->getLoc());
-    }
 }
 
 llvm::Error lowerToLLVMDialect(ModuleOp module, bool boundsChecks) {

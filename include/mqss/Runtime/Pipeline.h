@@ -136,10 +136,10 @@ void eraseFunctionsUnreachableFrom(mlir::ModuleOp module, llvm::StringRef entry)
 /// lowers strided layouts only), a memref.generic_atomic_rmw on floats
 /// (lowered to a cmpxchg LLVM rejects).
 ///
-/// With \p boundsChecks, every memref.load and memref.store is checked
-/// against its buffer's bounds at run time (upstream's runtime verification
-/// of the two): an access out of bounds prints which op and where, and
-/// aborts. The harness lowers its naive reference so.
+/// With \p boundsChecks, every access to a buffer is checked against its
+/// bounds at run time (insertBoundsChecks): an access out of bounds prints
+/// which op and where, and aborts. The harness lowers its naive reference
+/// so.
 llvm::Error lowerToLLVMDialect(mlir::ModuleOp module, bool boundsChecks = false);
 
 } // namespace mqss
