@@ -301,46 +301,100 @@ private:
   OwningOpRef<ModuleOp> holding;
 };
 
+/// \p pipeline's top-level passes (commas inside options and nested
+/// pipelines do not split).
+static llvm::SmallVector<llvm::StringRef> topLevelPasses(llvm::StringRef pipeline) {
+  llvm::SmallVector<llvm::StringRef> passes;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= pipeline.size(); ++i) {
+    char c = i < pipeline.size() ? pipeline[i] : ',';
+    if (c == '(' || c == '{')
+      ++depth;
+    else if (c == ')' || c == '}')
+      --depth;
+    else if (c == ',' && depth == 0) {
+      if (llvm::StringRef pass = pipeline.slice(start, i).trim(); !pass.empty())
+        passes.push_back(pass);
+      start = i + 1;
+    }
+  }
+  return passes;
+}
+
+/// Runs \p segment with \p libraries' schedules spliced into \p module, and
+/// takes them out again.
+static llvm::Error runWithLibraries(ModuleOp module, llvm::StringRef segment,
+                                    llvm::ArrayRef<OwningOpRef<ModuleOp>> libraries,
+                                    llvm::StringRef pipeline) {
+  // Remembered by name: a pass of the pipeline may have erased them.
+  llvm::SmallVector<std::string> inserted;
+  bool hadAttr = module->hasAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
+  auto takeOut = [&] {
+    for (const std::string &name : inserted)
+      if (Operation *op = SymbolTable::lookupSymbolIn(module, name))
+        if (isa<transform::TransformDialect>(op->getDialect()))
+          op->erase();
+    if (!hadAttr)
+      module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
+  };
+  for (const OwningOpRef<ModuleOp> &library : libraries) {
+    for (Operation &op : library.get().getBody()->getOperations()) {
+      auto symbol = dyn_cast<SymbolOpInterface>(op);
+      if (symbol && SymbolTable::lookupSymbolIn(module, symbol.getName())) {
+        takeOut();
+        return pipelineError(PipelineFailure::Invalid,
+                             "transform library symbol @" + symbol.getName() +
+                                 " is already defined in the module or another library");
+      }
+      if (symbol)
+        inserted.push_back(symbol.getName().str());
+      module.getBody()->push_back(op.clone());
+    }
+  }
+  module->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
+                  UnitAttr::get(module.getContext()));
+  llvm::Error error = runPipeline(module, segment, PipelineFailure::PassFailed,
+                                  ("pipeline '" + pipeline + "'").str());
+  takeOut();
+  return error;
+}
+
 llvm::Error applyPipeline(ModuleOp module, llvm::StringRef pipeline) {
   auto spliced = takePreloads(*module.getContext(), pipeline);
   if (!spliced)
     return spliced.takeError();
-  if (llvm::StringRef(spliced->rest).trim().empty())
+  llvm::StringRef rest = llvm::StringRef(spliced->rest).trim();
+  if (rest.empty())
     return llvm::Error::success();
   // A pipeline that interprets the module's own schedule needs it in place.
   std::optional<TransformScriptsSetAside> setAside;
-  if (!spliced->libraries.empty() ||
-      !llvm::StringRef(spliced->rest).contains("transform-interpreter"))
+  if (!spliced->libraries.empty() || !rest.contains("transform-interpreter"))
     setAside.emplace(module);
+  if (spliced->libraries.empty())
+    return runPipeline(module, rest, PipelineFailure::PassFailed,
+                       ("pipeline '" + pipeline + "'").str());
 
-  // Splice the schedules in, run, and take them out again.
-  // Remembered by name: a pass of the pipeline may have erased them.
-  llvm::SmallVector<std::string> inserted;
-  bool hadAttr = module->hasAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
-  for (OwningOpRef<ModuleOp> &library : spliced->libraries) {
-    for (Operation &op : llvm::make_early_inc_range(library->getBody()->getOperations())) {
-      auto symbol = dyn_cast<SymbolOpInterface>(op);
-      if (symbol && SymbolTable::lookupSymbolIn(module, symbol.getName()))
-        return pipelineError(PipelineFailure::Invalid,
-                             "transform library symbol @" + symbol.getName() +
-                                 " is already defined in the module or another library");
-      if (symbol)
-        inserted.push_back(symbol.getName().str());
-      op.moveBefore(module.getBody(), module.getBody()->end());
-    }
+  // The preloaded schedules are in the module only while interpreters run:
+  // mlir-opt keeps a preloaded library out of the payload, where a
+  // module-level cse or canonicalize would erase its result-less matchers
+  // (and `match_returned_linalg` would then match any op).
+  llvm::SmallVector<llvm::StringRef> passes = topLevelPasses(rest);
+  for (size_t begin = 0; begin < passes.size();) {
+    bool interprets = passes[begin].contains("transform-interpreter");
+    size_t end = begin + 1;
+    while (end < passes.size() && passes[end].contains("transform-interpreter") == interprets)
+      ++end;
+    std::string segment = llvm::join(llvm::ArrayRef(passes).slice(begin, end - begin), ",");
+    llvm::Error error =
+        interprets ? runWithLibraries(module, segment, spliced->libraries, pipeline)
+                   : runPipeline(module, segment, PipelineFailure::PassFailed,
+                                 ("pipeline '" + pipeline + "'").str());
+    if (error)
+      return error;
+    begin = end;
   }
-  if (!inserted.empty())
-    module->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
-                    UnitAttr::get(module.getContext()));
-  llvm::Error error = runPipeline(module, spliced->rest, PipelineFailure::PassFailed,
-                                  ("pipeline '" + pipeline + "'").str());
-  for (const std::string &name : inserted)
-    if (Operation *op = SymbolTable::lookupSymbolIn(module, name))
-      if (isa<transform::TransformDialect>(op->getDialect()))
-        op->erase();
-  if (!inserted.empty() && !hadAttr)
-    module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
-  return error;
+  return llvm::Error::success();
 }
 
 /// The first op of \p dialect in \p module, outermost first.
