@@ -54,6 +54,52 @@ void sendJson(httplib::Response &response, const Reply &reply) {
   response.set_content(text + "\n", "application/json");
 }
 
+/// Why a request could not be read, for the client: \p status is what the
+/// HTTP library made of it (413: over the size limit; otherwise it did not
+/// arrive in time or broke off).
+std::string unreadRequestMessage(const httplib::Request &request, int status,
+                                 const ServeOptions &options) {
+  std::string message =
+      status == 413
+          ? llvm::formatv("request body too large: the limit is {0} MiB (mqss serve "
+                          "--max-body-mb)",
+                          options.maxBodyBytes >> 20)
+                .str()
+          : llvm::formatv("the request could not be read (it must arrive within {0} s, mqss "
+                          "serve --read-timeout-s)",
+                          options.readTimeoutSeconds)
+                .str();
+  // The HTTP library reads a POST that gives no length until the client
+  // closes: `curl -X POST URL` with no -d waits out the timeout.
+  if (status != 413 && request.method == "POST" && !request.has_header("Content-Length") &&
+      !request.has_header("Transfer-Encoding"))
+    message += "; a POST must give its body's length, even when empty (Content-Length: 0; "
+               "curl: -d '')";
+  return message;
+}
+
+/// The `kind` label of mqss_errors_total for a reply's \p status.
+std::string errorKind(int status) {
+  switch (status) {
+  case 400:
+    return "bad_request";
+  case 401:
+    return "unauthorized";
+  case 404:
+    return "not_found";
+  case 405:
+    return "method_not_allowed";
+  case 408:
+    return "timeout";
+  case 413:
+    return "too_large";
+  case 422:
+    return "unprocessable";
+  default:
+    return status < 500 ? "client" : "internal";
+  }
+}
+
 std::string contentType(llvm::StringRef path) {
   llvm::StringRef extension = llvm::sys::path::extension(path);
   if (extension == ".html")
@@ -106,44 +152,81 @@ int runServer(const ServeOptions &options) {
     response.set_header("WWW-Authenticate", "Bearer");
     sendJson(response, Reply{401, llvm::json::Object{{"error", "missing or wrong bearer token"}}});
     metrics.increment("mqss_requests_total", {{"endpoint", request.path}, {"code", "401"}});
+    metrics.increment("mqss_errors_total", {{"endpoint", request.path}, {"kind", errorKind(401)}});
     return httplib::Server::HandlerResponse::Handled;
   });
 
   // Every JSON endpoint: timing, counting, error metrics.
+  auto record = [&](const std::string &endpoint, const Reply &reply,
+                    std::chrono::steady_clock::time_point start) {
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    metrics.increment("mqss_requests_total",
+                      {{"endpoint", endpoint}, {"code", std::to_string(reply.status)}});
+    metrics.observe("mqss_request_duration_seconds", {{"endpoint", endpoint}}, elapsed);
+    if (reply.status >= 400)
+      metrics.increment("mqss_errors_total", {{"endpoint", endpoint}, {"kind", errorKind(reply.status)}});
+  };
   auto route = [&](llvm::StringRef endpoint, auto handler) {
-    return [&, endpoint = endpoint.str(), handler](const httplib::Request &request,
+    return [&, endpoint = endpoint.str(), handler](const httplib::Request &,
                                                    httplib::Response &response) {
       auto start = std::chrono::steady_clock::now();
-      Reply reply = handler(request);
+      Reply reply = handler();
       sendJson(response, reply);
-      double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      metrics.increment("mqss_requests_total",
-                        {{"endpoint", endpoint}, {"code", std::to_string(reply.status)}});
-      metrics.observe("mqss_request_duration_seconds", {{"endpoint", endpoint}}, elapsed);
-      if (reply.status >= 400) {
-        std::string kind = reply.status == 400   ? "bad_request"
-                           : reply.status == 422 ? "unprocessable"
-                                                 : "internal";
-        metrics.increment("mqss_errors_total", {{"endpoint", endpoint}, {"kind", kind}});
-      }
+      record(endpoint, reply, start);
     };
   };
-  server.Post("/v1/select",
-              route("/v1/select", [&](const httplib::Request &r) { return service.select(r.body); }));
-  server.Post("/v1/pipeline", route("/v1/pipeline", [&](const httplib::Request &r) {
-                return service.pipeline(r.body);
+  // A POST's body, read here rather than by the library: the read timeout
+  // bounds each read, so a client sending a byte every few seconds held a
+  // worker for as long as it liked. The whole body must arrive within
+  // --read-timeout-s of the handler's start.
+  auto withBody = [&](llvm::StringRef endpoint, auto handler) {
+    return [&, endpoint = endpoint.str(), handler](const httplib::Request &request,
+                                                   httplib::Response &response,
+                                                   const httplib::ContentReader &content) {
+      auto start = std::chrono::steady_clock::now();
+      auto deadline = start + seconds(options.readTimeoutSeconds);
+      std::string body;
+      bool late = false;
+      bool read = content([&](const char *data, size_t length) {
+        body.append(data, length);
+        late = std::chrono::steady_clock::now() > deadline;
+        return !late;
+      });
+      Reply reply;
+      if (late)
+        reply = Reply{408, llvm::json::Object{
+                               {"error", llvm::formatv("the request's body did not arrive "
+                                                       "within {0} s (mqss serve "
+                                                       "--read-timeout-s)",
+                                                       options.readTimeoutSeconds)
+                                             .str()}}};
+      else if (!read) // over the size limit (413), or it broke off
+        reply = Reply{response.status == 413 ? 413 : 400,
+                      llvm::json::Object{
+                          {"error", unreadRequestMessage(request, response.status, options)}}};
+      else
+        reply = handler(body);
+      if (late || !read)
+        response.set_header("Connection", "close"); // the rest of the body is unread
+      sendJson(response, reply);
+      record(endpoint, reply, start);
+    };
+  };
+  server.Post("/v1/select", withBody("/v1/select", [&](const std::string &body) {
+                return service.select(body);
               }));
-  server.Post("/v1/optimize", route("/v1/optimize", [&](const httplib::Request &r) {
-                return service.optimize(r.body);
+  server.Post("/v1/pipeline", withBody("/v1/pipeline", [&](const std::string &body) {
+                return service.pipeline(body);
               }));
-  server.Post("/v1/admin/reload", route("/v1/admin/reload", [&](const httplib::Request &r) {
-                return service.reload(r.body);
+  server.Post("/v1/optimize", withBody("/v1/optimize", [&](const std::string &body) {
+                return service.optimize(body);
               }));
-  server.Get("/v1/stats",
-             route("/v1/stats", [&](const httplib::Request &) { return service.stats(); }));
-  server.Get("/healthz",
-             route("/healthz", [&](const httplib::Request &) { return service.health(); }));
+  server.Post("/v1/admin/reload", withBody("/v1/admin/reload", [&](const std::string &body) {
+                return service.reload(body);
+              }));
+  server.Get("/v1/stats", route("/v1/stats", [&] { return service.stats(); }));
+  server.Get("/healthz", route("/healthz", [&] { return service.health(); }));
   server.Get("/metrics", [&](const httplib::Request &, httplib::Response &response) {
     metrics.increment("mqss_requests_total", {{"endpoint", "/metrics"}, {"code", "200"}});
     response.set_content(metrics.render(), "text/plain; version=0.0.4");
@@ -178,41 +261,31 @@ int runServer(const ServeOptions &options) {
   server.set_error_handler([&](const httplib::Request &request, httplib::Response &response) {
     if (!response.body.empty())
       return; // a handler already replied
+    static const llvm::StringRef posted[] = {"/v1/select", "/v1/pipeline", "/v1/optimize",
+                                             "/v1/admin/reload"};
+    static const llvm::StringRef got[] = {"/v1/stats", "/healthz", "/metrics"};
     std::string message;
-    // Debian's httplib is compiled with an 8 KiB limit on bodies it takes
-    // for forms: what `curl -d` sends unless told the body is JSON.
-    unsigned long long length = 0;
-    bool form = llvm::StringRef(request.get_header_value("Content-Type"))
-                    .starts_with("application/x-www-form-urlencoded") &&
-                !llvm::getAsUnsignedInteger(request.get_header_value("Content-Length"), 10,
-                                            length) &&
-                length <= options.maxBodyBytes;
-    if (response.status == 413 && form)
-      message = "request body too large for a form: a body sent as "
-                "application/x-www-form-urlencoded (curl -d's default) is limited to 8 KiB by "
-                "the HTTP library; send it as JSON (Content-Type: application/json)";
-    else if (response.status == 413)
-      message = llvm::formatv("request body too large: the limit is {0} MiB (mqss serve "
-                              "--max-body-mb)",
-                              options.maxBodyBytes >> 20);
-    else if (response.status == 404)
+    if (response.status == 404 && llvm::is_contained(posted, request.path)) {
+      response.status = 405;
+      response.set_header("Allow", "POST");
+      message = request.path + " takes POST (with a JSON body), not " + request.method;
+    } else if (response.status == 404 && llvm::is_contained(got, request.path)) {
+      response.status = 405;
+      response.set_header("Allow", "GET");
+      message = request.path + " takes GET, not " + request.method;
+    } else if (response.status == 404) {
       message = "no such endpoint: " + request.path;
-    else
-      message = llvm::formatv("the request could not be read (it must arrive within {0} s, "
-                              "mqss serve --read-timeout-s)",
-                              options.readTimeoutSeconds);
-    // The HTTP library reads a POST that gives no length until the client
-    // closes: `curl -X POST URL` with no -d waits out the timeout.
-    if (response.status == 400 && request.method == "POST" &&
-        !request.has_header("Content-Length") && !request.has_header("Transfer-Encoding"))
-      message += "; a POST must give its body's length, even when empty (Content-Length: 0; "
-                 "curl: -d '')";
-    static const llvm::StringRef known[] = {"/v1/select", "/v1/pipeline", "/v1/optimize",
-                                            "/v1/stats", "/v1/admin/reload"};
+    } else {
+      message = unreadRequestMessage(request, response.status, options);
+    }
     llvm::StringRef endpoint =
-        llvm::is_contained(known, request.path) ? llvm::StringRef(request.path) : "other";
+        llvm::is_contained(posted, request.path) || llvm::is_contained(got, request.path)
+            ? llvm::StringRef(request.path)
+            : "other";
     metrics.increment("mqss_requests_total",
                       {{"endpoint", endpoint.str()}, {"code", std::to_string(response.status)}});
+    metrics.increment("mqss_errors_total",
+                      {{"endpoint", endpoint.str()}, {"kind", errorKind(response.status)}});
     sendJson(response, Reply{response.status, llvm::json::Object{{"error", message}}});
   });
   server.set_exception_handler(
