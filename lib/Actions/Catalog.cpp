@@ -510,6 +510,10 @@ bool peelable(const IRSummary &s) {
   return s.numScfFor > 0 && s.allScfForStepsConstant && s.numScfForMaybeEmptyFromAbove == 0 &&
          s.numScfForNonIndex == 0;
 }
+/// One-shot bufferization across function boundaries fails on a called
+/// declaration that returns a tensor ("cannot bufferize bodiless function
+/// that returns a tensor"; upstream's Linalg bufferize.mlir).
+bool bufferizable(const IRSummary &s) { return s.numCalledTensorDeclarations == 0; }
 bool hasTensorEmpty(const IRSummary &s) { return s.numTensorEmpty > 0; }
 bool hasTensorSlices(const IRSummary &s) {
   return s.opCount("tensor.extract_slice") + s.opCount("tensor.insert_slice") > 0;
@@ -622,7 +626,7 @@ const Action kCatalog[] = {
   {"tensor.fold-subsets", Stage::Tensor, P, C::Cleanup, "fold-tensor-subset-ops", hasTensorSlices, "fold extract/insert_slice into producers and consumers"},
   {"tensor.inline", Stage::Tensor, P, C::Cleanup, "inline", hasCalls, "inline calls to private functions"},
   {"tensor.symbol-dce", Stage::Tensor, P, C::Cleanup, "symbol-dce", always, "remove unused private functions and globals"},
-  {"tensor.bufferize", Stage::Tensor, P, C::Bufferize, "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops},canonicalize", always, "one-shot bufferization (ends the tensor stage)"},
+  {"tensor.bufferize", Stage::Tensor, P, C::Bufferize, "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops},canonicalize", bufferizable, "one-shot bufferization (ends the tensor stage)"},
 
   // ---- linalg stage: linalg on buffers ------------------------------------
   {"linalg.canonicalize", Stage::Linalg, P, C::Cleanup, "canonicalize", always, "canonicalize patterns"},
@@ -791,6 +795,8 @@ const LegalityRule kLegalityRules[] = {
                        "steps of 1, no loop results, no sub-byte or strided accesses, and no "
                        "access in an affine.if's else branch on a buffer that is written",
      hasAffineLoops, vectorizerObstacle<16>},
+    {bufferizable, "no called function declared without a body that returns a tensor (one-shot "
+                   "bufferization cannot give it a buffer type)", always},
     {peelable, "scf.for loops over index with constant positive steps, whose bounds cannot cross", hasScfFor},
     {matmulTiles<8, 32, 1>, "static linalg.matmul ops (no i1 or complex operands) of sizes "
                             "divisible by 8x32x1", hasLinalgNamed<kMatmul>},

@@ -1577,6 +1577,9 @@ IRSummary summarize(ModuleOp module) {
       if (llvm::any_of(func.getFunctionType().getInputs(), isTensor) ||
           llvm::any_of(func.getFunctionType().getResults(), isTensor))
         s.hasTensors = true;
+      if (func.isExternal() && llvm::any_of(func.getFunctionType().getResults(), isTensor) &&
+          !SymbolTable::symbolKnownUseEmpty(func, module))
+        ++s.numCalledTensorDeclarations;
       unsigned topLevel = 0;
       if (!func.isExternal())
         for (Operation &child : func.getBody().front())

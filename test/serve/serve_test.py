@@ -301,6 +301,11 @@ def main():
               "rank-0 transpose: %s %s" % (status, body))
         status, body = server.request("POST", "/v1/select", {"ir": small}, token)
         check(status == 200 and "pass" in body, "served after a rank-0 transpose: %s %s" % (status, body))
+        # /v1/select proposes only what can run: never a bufferization that
+        # fails on a called declaration returning a tensor.
+        bodiless = read(os.path.join(src, "test", "Inputs", "called_tensor_declaration.mlir"))
+        status, body = server.request("POST", "/v1/select", {"ir": bodiless, "target": "x86-avx2"}, token)
+        check(status == 200 and body.get("pass") != "tensor.bufferize", "bodiless callee: %s %s" % (status, body))
         status, body = server.request("GET", "/v1/nothing", token=token)
         check(status == 404, "unknown endpoint is 404")
         # An endpoint asked with the wrong method says which one it takes.

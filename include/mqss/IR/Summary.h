@@ -115,6 +115,9 @@ struct IRSummary {
   bool innermostAffineStepsOne = true;
   /// Whether every scf.for steps by a positive constant.
   bool allScfForStepsConstant = true;
+  /// Functions declared without a body, returning a tensor, and called:
+  /// one-shot bufferization cannot give them a buffer type.
+  unsigned numCalledTensorDeclarations = 0;
   /// scf.for loops counting in an integer type rather than index
   /// (`scf.for %i = %lb to %ub step %s : i32`).
   unsigned numScfForNonIndex = 0;
