@@ -106,8 +106,9 @@ static std::string bufferizationHint(llvm::StringRef diagnostics) {
            "{entry-point=decompose_concat} for this)\n";
   if (op == "tensor.pack" || op == "tensor.unpack")
     return "note: MLIR 19 cannot bufferize " + op + ": lower it to pad, reshape and "
-           "transpose first, which needs constant inner tiles (the pipelines mqss chooses "
-           "and its baselines begin with transform-interpreter"
+           "transpose first, which needs the inner tiles static in the op (integers in "
+           "inner_tiles = [8, 8], not SSA values, even constant ones; the pipelines mqss "
+           "chooses and its baselines begin with transform-interpreter"
            "{entry-point=lower_pack_unpack} for this)\n";
   if (op == "ml_program.global_load_const")
     return "note: MLIR 19 bufferizes ml_program.global_load but not global_load_const: "
