@@ -480,13 +480,41 @@ bool specializable(const IRSummary &s) {
 /// parallelism check gives an access in an affine.if's else branch the then
 /// branch's condition: a loop copying A[j] to A[i + j] under `else` of
 /// `i == 0` looked parallel (found by a random loop-program generator).
+enum class VectorizerObstacle {
+  None,
+  NoAffineLoop,
+  InnermostBoundsNotConstant,
+  TripCountsNotMultiples,
+  InnermostStepAboveOne,
+  LoopResults,
+  SubByteAccess,
+  StridedAccess,
+  WrittenBufferInElse,
+};
+/// The first of the super-vectorizer's conditions that fails on \p s.
+VectorizerObstacle vectorizerObstacle(const IRSummary &s, int64_t width) {
+  using O = VectorizerObstacle;
+  if (s.numAffineFor == 0)
+    return O::NoAffineLoop;
+  if (!s.innermostAffineConstant)
+    return O::InnermostBoundsNotConstant;
+  if (s.innermostAffineTripGcd <= 0 || s.innermostAffineTripGcd % width != 0)
+    return O::TripCountsNotMultiples;
+  if (!s.innermostAffineStepsOne)
+    return O::InnermostStepAboveOne;
+  if (s.numAffineForWithResults > 0)
+    return O::LoopResults;
+  if (s.numSubByteAffineMemoryOps > 0)
+    return O::SubByteAccess;
+  if (s.numStridedAffineMemoryOps > 0)
+    return O::StridedAccess;
+  if (s.writtenMemRefAccessedInElse)
+    return O::WrittenBufferInElse;
+  return O::None;
+}
 template <int64_t Width>
 bool vectorizable(const IRSummary &s) {
-  return s.numAffineFor > 0 && s.innermostAffineConstant &&
-         s.innermostAffineTripGcd > 0 && s.innermostAffineTripGcd % Width == 0 &&
-         s.numSubByteAffineMemoryOps == 0 && s.numStridedAffineMemoryOps == 0 &&
-         s.innermostAffineStepsOne && s.numAffineForWithResults == 0 &&
-         !s.writtenMemRefAccessedInElse;
+  return vectorizerObstacle(s, Width) == VectorizerObstacle::None;
 }
 bool hasScfFor(const IRSummary &s) { return s.numScfFor > 0; }
 /// linalg-inline-scalar-operands takes an input with a constant indexing
@@ -723,27 +751,32 @@ bool producesReturnedTensor(const IRSummary &s) {
   return llvm::any_of(s.linalgOps,
                       [](const LinalgOpInfo &op) { return op.producesFirstReturned; });
 }
-/// The first of vectorizable's conditions that fails on \p s.
+/// vectorizable's failing condition, in words.
 template <int64_t Width>
-std::string vectorizerObstacle(const IRSummary &s) {
-  if (s.numAffineFor == 0)
+std::string vectorizerFailing(const IRSummary &s) {
+  using O = VectorizerObstacle;
+  switch (vectorizerObstacle(s, Width)) {
+  case O::None:
+    return "";
+  case O::NoAffineLoop:
     return "there is no affine loop";
-  if (!s.innermostAffineConstant)
+  case O::InnermostBoundsNotConstant:
     return "an innermost loop's bounds are not constant";
-  if (s.innermostAffineTripGcd <= 0 || s.innermostAffineTripGcd % Width != 0)
+  case O::TripCountsNotMultiples:
     return llvm::formatv("the innermost loops' trip counts have {0} as greatest common divisor",
                          s.innermostAffineTripGcd)
         .str();
-  if (!s.innermostAffineStepsOne)
+  case O::InnermostStepAboveOne:
     return "an innermost loop steps by more than 1";
-  if (s.numAffineForWithResults > 0)
+  case O::LoopResults:
     return "a loop has results";
-  if (s.numSubByteAffineMemoryOps > 0)
+  case O::SubByteAccess:
     return "an access is to elements narrower than a byte";
-  if (s.numStridedAffineMemoryOps > 0)
+  case O::StridedAccess:
     return "an access moves by other than one element per iteration";
-  if (s.writtenMemRefAccessedInElse)
+  case O::WrittenBufferInElse:
     return "a written buffer is accessed in an affine.if's else branch";
+  }
   return "";
 }
 
@@ -786,15 +819,15 @@ const LegalityRule kLegalityRules[] = {
     {vectorizable<4>, "innermost affine loops with constant trip counts divisible by 4, steps "
                       "of 1, no loop results, no sub-byte or strided accesses, and no access "
                       "in an affine.if's else branch on a buffer that is written",
-     hasAffineLoops, vectorizerObstacle<4>},
+     hasAffineLoops, vectorizerFailing<4>},
     {vectorizable<8>, "innermost affine loops with constant trip counts divisible by 8, steps "
                       "of 1, no loop results, no sub-byte or strided accesses, and no access "
                       "in an affine.if's else branch on a buffer that is written",
-     hasAffineLoops, vectorizerObstacle<8>},
+     hasAffineLoops, vectorizerFailing<8>},
     {vectorizable<16>, "innermost affine loops with constant trip counts divisible by 16, "
                        "steps of 1, no loop results, no sub-byte or strided accesses, and no "
                        "access in an affine.if's else branch on a buffer that is written",
-     hasAffineLoops, vectorizerObstacle<16>},
+     hasAffineLoops, vectorizerFailing<16>},
     {bufferizable, "no called function declared without a body that returns a tensor (one-shot "
                    "bufferization cannot give it a buffer type)", always},
     {peelable, "scf.for loops over index with constant positive steps, whose bounds cannot cross", hasScfFor},
