@@ -213,20 +213,23 @@ int runServer(const ServeOptions &options) {
       record(endpoint, reply, start);
     };
   };
-  server.Post("/v1/select", withBody("/v1/select", [&](const std::string &body) {
-                return service.select(body);
-              }));
-  server.Post("/v1/pipeline", withBody("/v1/pipeline", [&](const std::string &body) {
-                return service.pipeline(body);
-              }));
-  server.Post("/v1/optimize", withBody("/v1/optimize", [&](const std::string &body) {
-                return service.optimize(body);
-              }));
-  server.Post("/v1/admin/reload", withBody("/v1/admin/reload", [&](const std::string &body) {
-                return service.reload(body);
-              }));
-  server.Get("/v1/stats", route("/v1/stats", [&] { return service.stats(); }));
-  server.Get("/healthz", route("/healthz", [&] { return service.health(); }));
+  // The endpoints, each registered once; the error handler tells a client
+  // asking one with the wrong method which method it takes.
+  std::vector<std::string> postPaths, getPaths = {"/metrics"};
+  auto post = [&](const std::string &path, auto handler) {
+    postPaths.push_back(path);
+    server.Post(path, withBody(path, handler));
+  };
+  auto get = [&](const std::string &path, auto handler) {
+    getPaths.push_back(path);
+    server.Get(path, route(path, handler));
+  };
+  post("/v1/select", [&](const std::string &body) { return service.select(body); });
+  post("/v1/pipeline", [&](const std::string &body) { return service.pipeline(body); });
+  post("/v1/optimize", [&](const std::string &body) { return service.optimize(body); });
+  post("/v1/admin/reload", [&](const std::string &body) { return service.reload(body); });
+  get("/v1/stats", [&] { return service.stats(); });
+  get("/healthz", [&] { return service.health(); });
   server.Get("/metrics", [&](const httplib::Request &, httplib::Response &response) {
     metrics.increment("mqss_requests_total", {{"endpoint", "/metrics"}, {"code", "200"}});
     response.set_content(metrics.render(), "text/plain; version=0.0.4");
@@ -261,15 +264,14 @@ int runServer(const ServeOptions &options) {
   server.set_error_handler([&](const httplib::Request &request, httplib::Response &response) {
     if (!response.body.empty())
       return; // a handler already replied
-    static const llvm::StringRef posted[] = {"/v1/select", "/v1/pipeline", "/v1/optimize",
-                                             "/v1/admin/reload"};
-    static const llvm::StringRef got[] = {"/v1/stats", "/healthz", "/metrics"};
+    bool posted = llvm::is_contained(postPaths, request.path);
+    bool got = llvm::is_contained(getPaths, request.path);
     std::string message;
-    if (response.status == 404 && llvm::is_contained(posted, request.path)) {
+    if (response.status == 404 && posted) {
       response.status = 405;
       response.set_header("Allow", "POST");
       message = request.path + " takes POST (with a JSON body), not " + request.method;
-    } else if (response.status == 404 && llvm::is_contained(got, request.path)) {
+    } else if (response.status == 404 && got) {
       response.status = 405;
       response.set_header("Allow", "GET");
       message = request.path + " takes GET, not " + request.method;
@@ -278,10 +280,7 @@ int runServer(const ServeOptions &options) {
     } else {
       message = unreadRequestMessage(request, response.status, options);
     }
-    llvm::StringRef endpoint =
-        llvm::is_contained(posted, request.path) || llvm::is_contained(got, request.path)
-            ? llvm::StringRef(request.path)
-            : "other";
+    llvm::StringRef endpoint = posted || got ? llvm::StringRef(request.path) : "other";
     metrics.increment("mqss_requests_total",
                       {{"endpoint", endpoint.str()}, {"code", std::to_string(response.status)}});
     metrics.increment("mqss_errors_total",
