@@ -668,7 +668,6 @@ int MeasurementChild::run() {
   return finish(RunStatus::Ok);
 }
 
-/// How a child that sent no report ended, as a status.
 /// What a failed bounds check of insertBoundsChecks printed, as "memref.load
 /// at FILE:LINE:COL": upstream's message, which names the op in generic form
 /// and its location; none where \p printed is another message.
@@ -690,6 +689,7 @@ static std::optional<std::string> outOfBoundsAccess(llvm::StringRef printed) {
   return access;
 }
 
+/// How a child that sent no report ended, as a status.
 static RunStatus classifyAbnormalEnd(const SandboxOutcome &outcome,
                                      bool sawOutOfMemory) {
   if (outcome.end == SandboxOutcome::End::TimedOut)

@@ -324,10 +324,10 @@ static llvm::SmallVector<llvm::StringRef> topLevelPasses(llvm::StringRef pipelin
 }
 
 /// Runs \p segment with \p libraries' schedules spliced into \p module, and
-/// takes them out again.
+/// takes them out again; \p context names the whole pipeline in errors.
 static llvm::Error runWithLibraries(ModuleOp module, llvm::StringRef segment,
                                     llvm::ArrayRef<OwningOpRef<ModuleOp>> libraries,
-                                    llvm::StringRef pipeline) {
+                                    llvm::StringRef context) {
   // Remembered by name: a pass of the pipeline may have erased them.
   llvm::SmallVector<std::string> inserted;
   bool hadAttr = module->hasAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
@@ -355,8 +355,7 @@ static llvm::Error runWithLibraries(ModuleOp module, llvm::StringRef segment,
   }
   module->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
                   UnitAttr::get(module.getContext()));
-  llvm::Error error = runPipeline(module, segment, PipelineFailure::PassFailed,
-                                  ("pipeline '" + pipeline + "'").str());
+  llvm::Error error = runPipeline(module, segment, PipelineFailure::PassFailed, context);
   takeOut();
   return error;
 }
@@ -372,9 +371,9 @@ llvm::Error applyPipeline(ModuleOp module, llvm::StringRef pipeline) {
   std::optional<TransformScriptsSetAside> setAside;
   if (!spliced->libraries.empty() || !rest.contains("transform-interpreter"))
     setAside.emplace(module);
+  std::string context = ("pipeline '" + pipeline + "'").str();
   if (spliced->libraries.empty())
-    return runPipeline(module, rest, PipelineFailure::PassFailed,
-                       ("pipeline '" + pipeline + "'").str());
+    return runPipeline(module, rest, PipelineFailure::PassFailed, context);
 
   // The preloaded schedules are in the module only while interpreters run:
   // mlir-opt keeps a preloaded library out of the payload, where a
@@ -388,9 +387,8 @@ llvm::Error applyPipeline(ModuleOp module, llvm::StringRef pipeline) {
       ++end;
     std::string segment = llvm::join(llvm::ArrayRef(passes).slice(begin, end - begin), ",");
     llvm::Error error =
-        interprets ? runWithLibraries(module, segment, spliced->libraries, pipeline)
-                   : runPipeline(module, segment, PipelineFailure::PassFailed,
-                                 ("pipeline '" + pipeline + "'").str());
+        interprets ? runWithLibraries(module, segment, spliced->libraries, context)
+                   : runPipeline(module, segment, PipelineFailure::PassFailed, context);
     if (error)
       return error;
     begin = end;
