@@ -30,6 +30,17 @@ static size_t openDescriptors() {
   return count;
 }
 
+static size_t directoryEntries(const std::string &path) {
+  size_t count = 0;
+  if (DIR *dir = opendir(path.c_str())) {
+    while (dirent *entry = readdir(dir))
+      if (std::string(entry->d_name) != "." && std::string(entry->d_name) != "..")
+        ++count;
+    closedir(dir);
+  }
+  return count;
+}
+
 static long residentKiB() {
   std::ifstream status("/proc/self/status");
   std::string line;
@@ -94,6 +105,15 @@ TEST(Sandbox, TwoHundredFailingChildrenLeakNothing) {
   crash.limits.timeoutSeconds = 10;
   EXPECT_EQ(runMeasurement(crash).status, RunStatus::Crash);
 
+  // Children killed while LLVM symbolizes their stack trace (the 50 ms
+  // deadline below) used to leave its temporary files behind.
+  char tmpTemplate[] = "/tmp/mqss-sandbox-test-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpTemplate), nullptr);
+  std::string tmp = tmpTemplate;
+  const char *oldTmp = getenv("TMPDIR");
+  std::string savedTmp = oldTmp ? oldTmp : "";
+  setenv("TMPDIR", tmp.c_str(), 1);
+
   size_t fdsBefore = openDescriptors();
   long rssBefore = residentKiB();
   SandboxLimits limits;
@@ -120,4 +140,10 @@ TEST(Sandbox, TwoHundredFailingChildrenLeakNothing) {
   EXPECT_EQ(openDescriptors(), fdsBefore);
   long growth = residentKiB() - rssBefore;
   EXPECT_LT(growth, 4096) << "resident memory grew by " << growth << " KiB";
+  EXPECT_EQ(directoryEntries(tmp), 0u) << "children left files in " << tmp;
+  if (oldTmp)
+    setenv("TMPDIR", savedTmp.c_str(), 1);
+  else
+    unsetenv("TMPDIR");
+  rmdir(tmp.c_str());
 }

@@ -3,6 +3,8 @@
 #include "mqss/Runtime/Sandbox.h"
 
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -80,11 +82,15 @@ static void newHandler() { exitChildOutOfMemory(); }
 
 /// Runs in the child: redirects stdio, applies limits, pins, runs the body.
 [[noreturn]] static void childMain(const SandboxLimits &limits, int messageFd,
-                                   int stderrFd,
+                                   int stderrFd, const char *scratchDirectory,
                                    llvm::function_ref<int(SandboxChannel &)> body) {
   // Die with the parent rather than run on as an orphan.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   setpgid(0, 0);
+  // Temporary files of the child (LLVM's stack symbolizer, object dumps)
+  // go to a directory the parent removes, so a child killed mid-way leaves
+  // nothing behind.
+  setenv("TMPDIR", scratchDirectory, /*overwrite=*/1);
 
   int devNull = ::open("/dev/null", O_RDWR);
   if (devNull >= 0) {
@@ -146,6 +152,18 @@ struct PipeReader {
 llvm::Expected<SandboxOutcome>
 runSandboxed(const SandboxLimits &limits,
              llvm::function_ref<int(SandboxChannel &)> body) {
+  llvm::SmallString<128> prefix, scratch;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, prefix);
+  llvm::sys::path::append(prefix, "mqss-child");
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(prefix, scratch))
+    return llvm::createStringError(
+        ec, "cannot create a temporary directory for the child: " + ec.message());
+  // Removes the child's temporary files however this function returns.
+  struct ScratchRemover {
+    llvm::StringRef path;
+    ~ScratchRemover() { llvm::sys::fs::remove_directories(path); }
+  } scratchRemover{scratch};
+
   int messagePipe[2], stderrPipe[2];
   if (pipe2(messagePipe, O_CLOEXEC) != 0)
     return llvm::errorCodeToError(std::error_code(errno, std::generic_category()));
@@ -169,7 +187,7 @@ runSandboxed(const SandboxLimits &limits,
   if (pid == 0) {
     ::close(messagePipe[0]);
     ::close(stderrPipe[0]);
-    childMain(limits, messagePipe[1], stderrPipe[1], body);
+    childMain(limits, messagePipe[1], stderrPipe[1], scratch.c_str(), body);
   }
   ::close(messagePipe[1]);
   ::close(stderrPipe[1]);
