@@ -10,16 +10,27 @@
 using namespace mqss;
 
 namespace {
-std::string temporaryDatabase() {
-  llvm::SmallString<128> path;
-  EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("mqss-store", "db", path));
-  llvm::sys::fs::remove(path);
-  return std::string(path);
-}
+/// A path for a new database; the database and SQLite's write-ahead log and
+/// shared-memory files beside it are removed when this goes out of scope, so
+/// declare it before any store that opens it.
+struct TemporaryDatabase {
+  std::string path;
+  TemporaryDatabase() {
+    llvm::SmallString<128> name;
+    EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("mqss-store", "db", name));
+    llvm::sys::fs::remove(name);
+    path = std::string(name);
+  }
+  ~TemporaryDatabase() {
+    for (const char *suffix : {"", "-wal", "-shm"})
+      llvm::sys::fs::remove(path + suffix);
+  }
+};
 } // namespace
 
 TEST(Store, MeasurementsPersistAcrossOpens) {
-  std::string path = temporaryDatabase();
+  TemporaryDatabase database;
+  const std::string &path = database.path;
   {
     auto store = Store::open(path);
     ASSERT_TRUE(static_cast<bool>(store)) << llvm::toString(store.takeError());
@@ -36,7 +47,6 @@ TEST(Store, MeasurementsPersistAcrossOpens) {
   EXPECT_EQ((*found)->speedup, 2.0);
   EXPECT_EQ((*found)->pipeline, "canonicalize");
   EXPECT_EQ(*(*store)->countMeasurements(), 1);
-  llvm::sys::fs::remove(path);
 }
 
 TEST(Store, UnwritableLocationIsAClearError) {
@@ -46,7 +56,8 @@ TEST(Store, UnwritableLocationIsAClearError) {
 }
 
 TEST(Evaluator, SequencesReachingTheSameIRShareOneMeasurement) {
-  std::string path = temporaryDatabase();
+  TemporaryDatabase database;
+  const std::string &path = database.path;
   auto store = Store::open(path);
   ASSERT_TRUE(static_cast<bool>(store));
   RunRequest kernel;
@@ -73,14 +84,14 @@ TEST(Evaluator, SequencesReachingTheSameIRShareOneMeasurement) {
   EXPECT_EQ(evaluator.evaluations(), 3u);
   EXPECT_EQ(evaluator.measurements(), 2u);
   EXPECT_EQ(evaluator.cacheHits(), 1u);
-  llvm::sys::fs::remove(path);
 }
 
 // Rows cached before code sizes and compile times were stored serve the
 // runtime objective as before; an objective that needs them measures again
 // (and fills the row in), after which it is a cache hit too.
 TEST(Evaluator, RowsWithoutCostsServeRuntimeOnly) {
-  std::string path = temporaryDatabase();
+  TemporaryDatabase database;
+  const std::string &path = database.path;
   auto store = Store::open(path);
   ASSERT_TRUE(static_cast<bool>(store));
   RunRequest kernel;
@@ -114,5 +125,4 @@ TEST(Evaluator, RowsWithoutCostsServeRuntimeOnly) {
   Evaluation hit = size.evaluate(actions);
   EXPECT_TRUE(hit.cached);
   EXPECT_EQ(hit.gains.size, remeasured.gains.size);
-  llvm::sys::fs::remove(path);
 }

@@ -17,6 +17,7 @@ import signal
 import socket
 import sqlite3
 import subprocess
+import shutil
 import sys
 import tempfile
 import threading
@@ -578,8 +579,9 @@ def main():
         open_server.stop()
 
     if FAILURES:
-        print("%d check(s) failed" % len(FAILURES))
+        print("%d check(s) failed; the server's files are kept in %s" % (len(FAILURES), work))
         return 1
+    shutil.rmtree(work, ignore_errors=True)
     print("serve integration: all checks passed")
     return 0
 
