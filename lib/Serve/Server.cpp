@@ -136,6 +136,16 @@ int runServer(const ServeOptions &options) {
   server.set_keep_alive_timeout(5);
   server.set_tcp_nodelay(true); // replies are small: no Nagle/delayed-ACK stalls
 
+  // The endpoints, each registered once below; the error handler tells a
+  // client asking one with the wrong method which method it takes.
+  std::vector<std::string> postPaths, getPaths = {"/metrics"};
+  // The endpoint label of a request's metrics: a path a client makes up
+  // counts as "other", so it cannot create new series.
+  auto metricEndpoint = [&](const std::string &path) -> std::string {
+    bool known = llvm::is_contained(postPaths, path) || llvm::is_contained(getPaths, path);
+    return known ? path : "other";
+  };
+
   // Authentication, before any route.
   server.set_pre_routing_handler([&](const httplib::Request &request,
                                      httplib::Response &response) {
@@ -151,8 +161,9 @@ int runServer(const ServeOptions &options) {
       return httplib::Server::HandlerResponse::Unhandled;
     response.set_header("WWW-Authenticate", "Bearer");
     sendJson(response, Reply{401, llvm::json::Object{{"error", "missing or wrong bearer token"}}});
-    metrics.increment("mqss_requests_total", {{"endpoint", request.path}, {"code", "401"}});
-    metrics.increment("mqss_errors_total", {{"endpoint", request.path}, {"kind", errorKind(401)}});
+    std::string endpoint = metricEndpoint(request.path);
+    metrics.increment("mqss_requests_total", {{"endpoint", endpoint}, {"code", "401"}});
+    metrics.increment("mqss_errors_total", {{"endpoint", endpoint}, {"kind", errorKind(401)}});
     return httplib::Server::HandlerResponse::Handled;
   });
 
@@ -213,9 +224,6 @@ int runServer(const ServeOptions &options) {
       record(endpoint, reply, start);
     };
   };
-  // The endpoints, each registered once; the error handler tells a client
-  // asking one with the wrong method which method it takes.
-  std::vector<std::string> postPaths, getPaths = {"/metrics"};
   auto post = [&](const std::string &path, auto handler) {
     postPaths.push_back(path);
     server.Post(path, withBody(path, handler));
@@ -280,11 +288,11 @@ int runServer(const ServeOptions &options) {
     } else {
       message = unreadRequestMessage(request, response.status, options);
     }
-    llvm::StringRef endpoint = posted || got ? llvm::StringRef(request.path) : "other";
+    std::string endpoint = metricEndpoint(request.path);
     metrics.increment("mqss_requests_total",
-                      {{"endpoint", endpoint.str()}, {"code", std::to_string(response.status)}});
+                      {{"endpoint", endpoint}, {"code", std::to_string(response.status)}});
     metrics.increment("mqss_errors_total",
-                      {{"endpoint", endpoint.str()}, {"kind", errorKind(response.status)}});
+                      {{"endpoint", endpoint}, {"kind", errorKind(response.status)}});
     sendJson(response, Reply{response.status, llvm::json::Object{{"error", message}}});
   });
   server.set_exception_handler(

@@ -150,6 +150,8 @@ def main():
         check(status == 401, "a wrong token is 401")
         status, _ = server.request("GET", "/metrics", token="wrong")
         check(status == 401, "metrics need the token")
+        status, _ = server.request("GET", "/made-up/path-4711")
+        check(status == 401, "an unknown path without the token is 401 too")
 
         # /v1/select: the first decision in-process, later ones after prev_passes.
         status, body = server.request("POST", "/v1/select", {"ir": matmul, "target": "x86-avx2"}, token)
@@ -486,9 +488,13 @@ def main():
                        'mqss_errors_total{endpoint="/v1/select",kind="too_large"}',
                        'mqss_errors_total{endpoint="/v1/select",kind="timeout"}',
                        'mqss_errors_total{endpoint="/v1/select",kind="method_not_allowed"}',
+                       'mqss_errors_total{endpoint="/v1/select",kind="unauthorized"}',
+                       'mqss_errors_total{endpoint="other",kind="unauthorized"}',
                        'mqss_fallback_switches_total{target="x86-avx2",direction="recovered"} 1',
                        "mqss_model_reloads_total 6", "mqss_select_cache_hits_total"]:
             check(needle in metrics, "metrics contain %s" % needle)
+        # Paths a client makes up do not become series of their own.
+        check("path-4711" not in metrics, "an unknown path is labelled 'other' in the metrics")
         # Every sample parses, and no series appears twice (bucket bounds such
         # as 0.0005 and 0.001 once both printed as "0.00").
         series = set()
