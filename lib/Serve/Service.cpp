@@ -847,8 +847,10 @@ Reply Service::optimize(llvm::StringRef body) {
 
   // The served IR (and, when not measured or falling back, the decisions):
   // in a child, since passes run. The measured episode's actions are served
-  // unless it failed or the target is on its fallback.
-  bool useFallback = fallback || (request.measure && served.empty());
+  // unless it failed or the target is on its fallback. A measurement that
+  // failed on the client's input says nothing against the policy: its
+  // unmeasured choice is served, as without "measure".
+  bool useFallback = fallback || (request.measure && served.empty() && !inputFault);
   record.fallback = useFallback; // what the reply says was served
   auto result = runOnModuleInChild(
       kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {

@@ -101,6 +101,13 @@ def select_chain(server, ir, token, limit):
     return chain, body
 
 
+def fallback_count(server, token):
+    """The sum of mqss_fallbacks_total over its targets."""
+    status, text = server.request("GET", "/metrics", token=token)
+    return sum(float(line.split()[-1]) for line in text.splitlines()
+               if line.startswith("mqss_fallbacks_total{"))
+
+
 def read_bytes(path):
     with open(path, "rb") as f:
         return f.read()
@@ -373,12 +380,14 @@ def main():
             m = body["measured"]
             check(m["status"] == "invalid-input" and "crash in its naive reference lowering" in m.get("message", ""),
                   "crash reported: %s" % m)
-            # The crashed episode is not served: the fallback is, and its
-            # decision record says so as the reply does.
+            # The kernel's own fault says nothing against the policy: its
+            # unmeasured choice is served, not the fallback, and the decision
+            # record says so as the reply does.
             con = sqlite3.connect(db)
             row = con.execute("SELECT fallback FROM served ORDER BY rowid DESC LIMIT 1").fetchone()
             con.close()
-            check(body["fallback"] is True and row == (1,), "served row's fallback: %s %s" % (body["fallback"], row))
+            check(body["fallback"] is False and row == (0,) and body.get("pipeline"),
+                  "served row's fallback: %s %s" % (body["fallback"], row))
         status, body = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"}, token)
         check(status == 200, "a normal request after the crash is served")
 
@@ -409,6 +418,14 @@ def main():
         for _ in range(3):
             status, body = server.request("POST", "/v1/optimize", {"ir": several, "target": "x86-avx2", "measure": True}, token)
             check(status == 200 and body["measured"]["status"] == "invalid-input", "several public functions: %s" % body.get("measured"))
+            check(body.get("fallback") is False and body.get("pipeline"),
+                  "an input fault serves the policy's choice, not the fallback: %s" % body.get("fallback"))
+        fallbacks_before = fallback_count(server, token)
+        status, body = server.request("POST", "/v1/optimize", {"ir": small, "target": "x86-avx2", "measure": True,
+                                                               "entry": "nosuch"}, token)
+        check(status == 200 and body["measured"]["status"] == "invalid-input" and "nosuch" in body["measured"].get("message", "")
+              and body.get("fallback") is False, "a wrong entry: %s" % {k: v for k, v in body.items() if k != "ir"})
+        check(fallback_count(server, token) == fallbacks_before, "input faults are not counted as fallbacks")
         status, body = server.request("POST", "/v1/pipeline", {"ir": small, "target": "x86-avx2"}, token)
         check(body.get("fallback") is False, "input faults do not switch the target: %s" % body)
 
