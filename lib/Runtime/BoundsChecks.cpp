@@ -78,13 +78,35 @@ SmallVector<int64_t> vectorExtents(MemRefType memref, VectorType vector) {
     return {};
   return llvm::to_vector(vector.getShape());
 }
+
+/// An unmasked vector.transfer_read/write on a memref: a vector dimension
+/// declared in bounds must lie within the memref dimension it maps to, and
+/// the index of a memref dimension no vector dimension maps to (one element
+/// along it) within that dimension. Vector dimensions not declared in bounds
+/// may legitimately run past the end (padded or skipped), as may masked-off
+/// lanes.
+void transferWithin(CheckBuilder &check, VectorTransferOpInterface transfer) {
+  auto memref = dyn_cast<MemRefType>(transfer.getShapedType());
+  if (!memref || isa<VectorType>(memref.getElementType()) || transfer.getMask())
+    return;
+  AffineMap map = transfer.getPermutationMap();
+  SmallVector<int64_t> extent(memref.getRank(), 1);
+  for (unsigned i = 0; i < map.getNumResults(); ++i)
+    if (auto dim = dyn_cast<AffineDimExpr>(map.getResult(i)))
+      extent[dim.getPosition()] =
+          transfer.isDimInBounds(i) ? transfer.getVectorType().getDimSize(i) : 0;
+  for (auto [d, index] : llvm::enumerate(transfer.getIndices()))
+    if (extent[d] > 0)
+      check.within(transfer.getSource(), d, index, extent[d]);
+}
 } // namespace
 
 void insertBoundsChecks(ModuleOp module) {
   SmallVector<Operation *> accesses;
   module.walk([&](Operation *op) {
     if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp, memref::GenericAtomicRMWOp,
-            memref::CopyOp, vector::LoadOp, vector::StoreOp>(op))
+            memref::CopyOp, vector::LoadOp, vector::StoreOp, vector::TransferReadOp,
+            vector::TransferWriteOp>(op))
       accesses.push_back(op);
   });
   for (Operation *access : accesses) {
@@ -105,6 +127,8 @@ void insertBoundsChecks(ModuleOp module) {
     else if (auto store = dyn_cast<vector::StoreOp>(access))
       check.withinAll(store.getBase(), store.getIndices(),
                       vectorExtents(store.getMemRefType(), store.getVectorType()));
+    else if (auto transfer = dyn_cast<VectorTransferOpInterface>(access))
+      transferWithin(check, transfer);
     else if (auto copy = dyn_cast<memref::CopyOp>(access)) {
       auto source = dyn_cast<MemRefType>(copy.getSource().getType());
       auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
