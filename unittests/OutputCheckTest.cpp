@@ -96,3 +96,17 @@ TEST(OutputCheck, PrintedMemrefLayoutIsNotCompared) {
               "data =\n[[1,   2],\n [3,   5]]\n";
   EXPECT_EQ(compareOutputs({ref}, {cand}, 1e-3).verdict, OutputCheck::Verdict::Fail);
 }
+
+TEST(OutputCheck, PrintedTextWithoutNumbersIsCompared) {
+  // vector.print str "Hello, World!\n": no numbers, but output to check.
+  OutputArray ref, cand;
+  ref.name = cand.name = "stdout";
+  ref.text = cand.text = "Hello, World!\n";
+  OutputCheck same = compareOutputs({ref}, {cand}, 1e-3);
+  EXPECT_EQ(same.verdict, OutputCheck::Verdict::Pass);
+  EXPECT_EQ(same.valuesCompared, 2u); // the two words
+  cand.text = "Hello, Wrold!\n";
+  EXPECT_EQ(compareOutputs({ref}, {cand}, 1e-3).verdict, OutputCheck::Verdict::Fail);
+  ref.text = cand.text = "";
+  EXPECT_EQ(compareOutputs({ref}, {cand}, 1e-3).verdict, OutputCheck::Verdict::Skipped);
+}
