@@ -14,8 +14,10 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Transforms/Scalar/LowerMatrixIntrinsics.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -216,6 +218,33 @@ void CompiledKernel::restoreGlobals() const {
     std::memcpy(global.address, global.initial.data(), global.initial.size());
 }
 
+/// LLVM's code generators cannot select its matrix intrinsics (what
+/// vector.matrix_multiply and vector.flat_transpose become): its optimization
+/// pipelines lower them only under -enable-matrix, off by default, and not
+/// at all at O0. Lowers them where \p module uses them.
+static void lowerMatrixIntrinsics(llvm::Module &module, llvm::TargetMachine *machine) {
+  if (llvm::none_of(module.functions(), [](const llvm::Function &function) {
+        return function.getIntrinsicID() == llvm::Intrinsic::matrix_multiply ||
+               function.getIntrinsicID() == llvm::Intrinsic::matrix_transpose ||
+               function.getIntrinsicID() == llvm::Intrinsic::matrix_column_major_load ||
+               function.getIntrinsicID() == llvm::Intrinsic::matrix_column_major_store;
+      }))
+    return;
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(machine);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager passes;
+  passes.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::LowerMatrixIntrinsicsPass()));
+  passes.run(module, modules);
+}
+
 llvm::Expected<std::unique_ptr<CompiledKernel>>
 CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
                         const TargetSpec &target, const JitOptions &options) {
@@ -244,6 +273,7 @@ CompiledKernel::compile(mlir::ModuleOp module, llvm::StringRef entry,
         if (llvm::Function *function = llvmModule->getFunction(renamed.known))
           if (function->isDeclaration())
             function->setName(renamed.opaque);
+    lowerMatrixIntrinsics(*llvmModule, compiled->optimizerMachine.get());
     if (llvm::Error error = optimize(llvmModule))
       return error;
     llvm::Function *function = llvmModule->getFunction(name);

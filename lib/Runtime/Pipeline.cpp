@@ -512,6 +512,8 @@ static constexpr llvm::StringLiteral kLoweringToLoops =
     "scf-forall-to-for,"
     "convert-complex-to-standard,"
     "convert-vector-to-scf,"
+    // memref.realloc as alloc + copy + dealloc: nothing else lowers it.
+    "expand-realloc,"
     "expand-strided-metadata,"
     "lower-affine";
 static constexpr llvm::StringLiteral kLoweringLoopsToLLVM =
@@ -600,18 +602,24 @@ static void eraseTransformSchedules(ModuleOp module) {
 }
 
 /// convert-vector-to-llvm lowers contractions, transposes and broadcasts but
-/// not vector.multi_reduction, which vectorised reductions leave behind.
-static llvm::Error lowerMultiReductions(ModuleOp module) {
-  if (!containsOp<vector::MultiDimReductionOp>(module))
+/// not vector.multi_reduction, which vectorised reductions leave behind, nor
+/// vector.scan: upstream's own patterns rewrite both first.
+static llvm::Error lowerMultiReductionsAndScans(ModuleOp module) {
+  bool multiReductions = containsOp<vector::MultiDimReductionOp>(module);
+  bool scans = containsOp<vector::ScanOp>(module);
+  if (!multiReductions && !scans)
     return llvm::Error::success();
   RewritePatternSet patterns(module.getContext());
-  vector::populateVectorMultiReductionLoweringPatterns(
-      patterns, vector::VectorMultiReductionLowering::InnerReduction);
+  if (multiReductions)
+    vector::populateVectorMultiReductionLoweringPatterns(
+        patterns, vector::VectorMultiReductionLowering::InnerReduction);
+  if (scans)
+    vector::populateVectorScanLoweringPatterns(patterns);
   DiagnosticCollector diagnostics(*module.getContext());
   if (failed(applyPatternsAndFoldGreedily(module, std::move(patterns))))
     return pipelineError(PipelineFailure::LoweringFailed,
-                         "lowering to LLVM failed: vector.multi_reduction "
-                         "lowering did not converge\n" + diagnostics.take());
+                         "lowering to LLVM failed: the lowering of vector.multi_reduction "
+                         "and vector.scan did not converge\n" + diagnostics.take());
   return llvm::Error::success();
 }
 
@@ -979,7 +987,7 @@ llvm::Error lowerToLLVMDialect(ModuleOp module, bool boundsChecks) {
     return error;
   eraseTransformSchedules(module);
   eraseUnusedDeclarations(module);
-  if (llvm::Error error = lowerMultiReductions(module))
+  if (llvm::Error error = lowerMultiReductionsAndScans(module))
     return error;
   std::string frontend = frontendLoweringPipeline(module);
   if (!frontend.empty())
