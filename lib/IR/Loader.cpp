@@ -55,6 +55,34 @@ static const SpellingDrift kSpellingDrifts[] = {
     {"custom op 'func' is unknown",
      "`func @f` is the spelling of MLIR before 15 (builtin.func): MLIR 19 writes "
      "`func.func @f`"},
+    {"custom op 'arith.maxf' is unknown",
+     "arith.maxf was renamed in MLIR 18: write arith.maximumf (which propagates NaN, as "
+     "maxf did) or arith.maxnumf (which returns the other operand)"},
+    {"custom op 'arith.minf' is unknown",
+     "arith.minf was renamed in MLIR 18: write arith.minimumf (which propagates NaN, as "
+     "minf did) or arith.minnumf (which returns the other operand)"},
+};
+
+/// Version drift that MLIR's message does not name, recognized by the
+/// offending source line the diagnostic quotes as well.
+namespace {
+struct QuotedDrift {
+  llvm::StringLiteral error;  ///< in MLIR 19's parse error
+  llvm::StringLiteral quoted; ///< in the source line it quotes
+  llvm::StringLiteral hint;
+};
+} // namespace
+static const QuotedDrift kQuotedDrifts[] = {
+    {"CombiningKind to be one of", "<minf>",
+     "the combining kind `minf` was renamed in MLIR 18: write `<minimumf>` (which "
+     "propagates NaN, as minf did) or `<minnumf>`"},
+    {"CombiningKind to be one of", "<maxf>",
+     "the combining kind `maxf` was renamed in MLIR 18: write `<maximumf>` (which "
+     "propagates NaN, as maxf did) or `<maxnumf>`"},
+    {"expected ':'", "() alignment =",
+     "`memref.alloc() alignment = 64` is the syntax of MLIR newer than 19 (what mqss is "
+     "built on), which writes the alignment as an attribute: `memref.alloc() "
+     "{alignment = 64 : i64} : memref<...>`"},
 };
 
 /// The op names of the arith dialect that the old standard dialect spelled
@@ -86,6 +114,9 @@ static void appendHints(std::string &diagnostics, llvm::StringRef source) {
   }
   for (const SpellingDrift &drift : kSpellingDrifts)
     if (said.contains(drift.error))
+      diagnostics += ("note: " + drift.hint + "\n").str();
+  for (const QuotedDrift &drift : kQuotedDrifts)
+    if (said.contains(drift.error) && said.contains(drift.quoted))
       diagnostics += ("note: " + drift.hint + "\n").str();
   if (isUnprefixedArithOp(said))
     diagnostics += "note: ops without a dialect prefix (`addf`, `constant`) are the old "
