@@ -107,10 +107,10 @@ static void appendHints(std::string &diagnostics, llvm::StringRef source) {
   const std::string text = diagnostics; // (appending may move diagnostics' bytes)
   llvm::StringRef said(text);
   if (said.contains("-allow-unregistered-dialect")) {
-    diagnostics += "note: `mqss select`, `mqss explain`, `mqss features` and `mqss-opt` "
-                   "take --allow-unregistered-dialect; compiling and running the module "
-                   "(`mqss run`, `--emit=llvm`, the measured guard) cannot: ops of an "
-                   "unregistered dialect have no lowering to LLVM\n";
+    diagnostics += "note: `mqss select`, `mqss explain`, `mqss features`, `mqss apply` and "
+                   "`mqss-opt` take --allow-unregistered-dialect; compiling and running the "
+                   "module (`mqss run`, `--emit=llvm`, `--emit=run`, the measured guard) "
+                   "cannot: ops of an unregistered dialect have no lowering to LLVM\n";
   }
   for (const SpellingDrift &drift : kSpellingDrifts)
     if (said.contains(drift.error))

@@ -113,6 +113,10 @@ static std::string bufferizationHint(llvm::StringRef diagnostics) {
   if (op == "ml_program.global_load_const")
     return "note: MLIR 19 bufferizes ml_program.global_load but not global_load_const: "
            "use an arith.constant holding the global's value, or ml_program.global_load\n";
+  if (llvm::StringRef(op).starts_with("arith.") || llvm::StringRef(op).starts_with("math."))
+    return "note: MLIR 19 bufferizes " + op + " on scalars and vectors, not on whole "
+           "tensors: run func.func(convert-elementwise-to-linalg) before bufferizing (the "
+           "pipelines mqss chooses and its baselines begin with it)\n";
   if (llvm::StringRef(op).starts_with("tosa."))
     return "note: this pipeline bufferizes TOSA ops: run the tosa-to-linalg passes "
            "before it (the pipelines mqss chooses and its baselines begin with them)\n";

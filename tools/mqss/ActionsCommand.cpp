@@ -121,6 +121,11 @@ static cl::list<std::string> applyArgs("arg", cl::desc("With --emit=run: argN=V"
                                        cl::sub(applyCommand), cl::cat(category()));
 static cl::opt<bool> applyJson("json", cl::desc("With --emit=run: print JSON"),
                                cl::sub(applyCommand), cl::cat(category()));
+static cl::opt<bool> applyAllowUnregistered(
+    "allow-unregistered-dialect",
+    cl::desc("Accept ops of dialects MLIR does not know (as mlir-opt's flag of that name; not "
+             "with --emit=run, as they have no lowering); passes treat them conservatively"),
+    cl::sub(applyCommand), cl::cat(category()));
 
 static int applyError(const Twine &message) {
   WithColor::error(errs(), "mqss apply") << message << "\n";
@@ -137,6 +142,9 @@ int applyMain() {
   if (Error error = validateNamedPipeline(spec))
     return applyError(toString(std::move(error)));
 
+  if (applyEmit == "run" && applyAllowUnregistered)
+    return applyError("--allow-unregistered-dialect cannot go with --emit=run: ops of an "
+                      "unregistered dialect have no lowering to LLVM");
   if (applyEmit == "run") {
     RunRequest request;
     request.inputPath = applyInput;
@@ -161,6 +169,7 @@ int applyMain() {
   }
 
   auto context = createContext();
+  context->allowUnregisteredDialects(applyAllowUnregistered);
   registerPasses();
   auto module = loadModuleFile(*context, applyInput);
   if (!module) {
@@ -168,9 +177,21 @@ int applyMain() {
     return 1;
   }
   std::vector<const Action *> actions;
+  std::string preparation;
   llvm::StringRef rest = spec;
   if (rest.consume_front("actions:")) {
     actions = std::move(*parseActionList(rest));
+    // As `mqss select`, the harness and --emit=run do: elementwise ops on
+    // whole tensors as linalg, TOSA lowered, ops MLIR 19 cannot bufferize
+    // rewritten.
+    auto prepared = prepareForStages(**module);
+    if (!prepared)
+      return applyError("preparing the module: " + toString(prepared.takeError()));
+    preparation = std::move(*prepared);
+    if (!preparation.empty())
+      WithColor::note(errs(), "mqss apply")
+          << "the actions run after this preparation, as in `mqss select`'s pipelines: "
+          << preparation << "\n";
     for (const Action *action : actions) {
       // Apply step by step so a failure names the action that failed.
       IRSummary summary = summarize(**module);
@@ -206,7 +227,7 @@ int applyMain() {
     auto pipeline = pipelineForActions(actions);
     if (!pipeline)
       return applyError(toString(pipeline.takeError()));
-    outs() << *pipeline << "\n";
+    outs() << joinAfterPreparation(preparation, *pipeline) << "\n";
     return 0;
   }
   std::error_code ec;
