@@ -249,7 +249,8 @@ llvm::Error applyAction(mlir::ModuleOp module, const Action &action) {
       return llvm::make_error<PipelineError>(
           PipelineFailure::PassFailed,
           (action.body + " left an affine.for without bounds" +
-           (where ? " at " + *where : std::string()) +
+           (where ? " at " + *where + " (a copy loop takes the location of the access it copies)"
+                  : std::string()) +
            " (an upstream bug: the loop does nothing, and lowering it crashes)\n")
               .str());
     }

@@ -550,9 +550,10 @@ std::optional<PassHazard> affineFusionHazard(ModuleOp module) {
             loop && loop.getStepAsInt() != 1 && !found)
           found = PassHazard{loop, "a loop among sibling nests steps by " +
                                          std::to_string(loop.getStepAsInt()) +
-                                         ": MLIR 19's affine-loop-fusion fuses nests of "
-                                         "different steps and drops the iterations "
-                                         "the other does not run"};
+                                         ": MLIR 19's affine-loop-fusion computes the "
+                                         "slices it fuses without the loops' steps (it fused "
+                                         "nests of different steps, dropping iterations), "
+                                         "so only nests of unit steps are fused"};
         Value memref = affineMemRef(op);
         if (auto load = dyn_cast<memref::LoadOp>(op))
           memref = load.getMemRef();
