@@ -738,6 +738,36 @@ static void inlineAllocaScopes(ModuleOp module) {
 /// the transfer, so below -O2 (which promotes them to registers) a loop of a
 /// million transfers overflowed the stack. Each iteration still finds the
 /// buffer uninitialized as far as the IR can tell, as before.
+/// arith.ceildivsi as q + 1 where the division leaves a remainder of the
+/// divisor's sign (q = divsi, r = remsi). MLIR 19's arith-expand computes
+/// both of its branches with wrapping arithmetic: ceildivsi(-128, 7) : i8
+/// gave 18, not -18, and ceildivsi(127, -1) divided -128 by -1, which traps
+/// (SIGFPE) on x86. Found by upstream's Arith integration tests.
+static void expandSignedCeilDivisions(ModuleOp module) {
+  SmallVector<arith::CeilDivSIOp> divisions;
+  module.walk([&](arith::CeilDivSIOp op) { divisions.push_back(op); });
+  for (arith::CeilDivSIOp op : divisions) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    Value zero = b.create<arith::ConstantOp>(loc, b.getZeroAttr(type));
+    Value one = b.create<arith::ConstantOp>(loc, b.getOneAttr(type));
+    Value quotient = b.create<arith::DivSIOp>(loc, op.getLhs(), op.getRhs());
+    Value remainder = b.create<arith::RemSIOp>(loc, op.getLhs(), op.getRhs());
+    Value inexact = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, remainder, zero);
+    Value positiveRemainder =
+        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, remainder, zero);
+    Value positiveDivisor =
+        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, op.getRhs(), zero);
+    Value positive = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, positiveRemainder,
+                                             positiveDivisor);
+    Value roundUp = b.create<arith::AndIOp>(loc, inexact, positive);
+    Value increment = b.create<arith::SelectOp>(loc, roundUp, one, zero);
+    op.replaceAllUsesWith(b.create<arith::AddIOp>(loc, quotient, increment).getResult());
+    op.erase();
+  }
+}
+
 static void hoistStaticAllocasOutOfLoops(ModuleOp module) {
   SmallVector<std::pair<memref::AllocaOp, Operation *>> moves;
   module.walk([&](memref::AllocaOp alloca) {
@@ -1017,6 +1047,7 @@ llvm::Error lowerToLLVMDialect(ModuleOp module, bool boundsChecks) {
                                       "lowering to LLVM"))
     return error;
   hoistStaticAllocasOutOfLoops(module);
+  expandSignedCeilDivisions(module);
   if (boundsChecks)
     insertBoundsChecks(module);
   if (llvm::Error error = checkEightBitFloatArithmetic(module)) // also what TOSA's made
