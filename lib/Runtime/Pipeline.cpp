@@ -74,6 +74,13 @@ std::string normalizePipeline(llvm::StringRef text) {
 
 static llvm::Error parseInto(PassManager &pm, llvm::StringRef pipeline) {
   registerPasses();
+  if (pipeline.starts_with(kPerFunctionListingHeader))
+    return pipelineError(
+        PipelineFailure::Invalid,
+        "invalid pass pipeline: this is `mqss select --emit=pipeline`'s listing of one "
+        "pipeline per function (its functions were given different ones), not one "
+        "pipeline: take the line under one function's `// @name`, or use "
+        "--pipeline=policy, which runs the policy's choice for each function");
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (failed(parsePassPipeline(pipeline, pm, errorStream)))

@@ -356,8 +356,7 @@ int selectMain() {
     if (selection->uniform()) {
       out.os() << selection->functions.front().pipeline << "\n";
     } else {
-      out.os() << "// One pipeline per function; each applies to a module holding that "
-                  "function.\n";
+      out.os() << kPerFunctionListingHeader << "\n";
       for (const FunctionSelection &function : selection->functions)
         out.os() << "// @" << function.name << "\n" << function.pipeline << "\n";
     }

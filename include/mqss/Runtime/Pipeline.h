@@ -41,6 +41,12 @@ public:
 /// runs (linalg becomes plain loops). It is the output-check reference.
 inline constexpr llvm::StringLiteral kNaivePipelineName = "naive";
 
+/// The first line of `mqss select --emit=pipeline`'s listing when the
+/// functions of a module get different pipelines (one line per function
+/// follows): a listing, not one pipeline.
+inline constexpr llvm::StringLiteral kPerFunctionListingHeader =
+    "// One pipeline per function; each applies to a module holding that function.";
+
 /// Turns what a user wrote into pipeline text for a module-anchored pass
 /// manager: resolves the name `naive`, strips an outer `builtin.module(...)`.
 std::string normalizePipeline(llvm::StringRef text);
