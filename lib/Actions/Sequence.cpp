@@ -257,6 +257,12 @@ llvm::Error applyAction(mlir::ModuleOp module, const Action &action) {
   return llvm::Error::success();
 }
 
+std::string describeActionError(const Action &action, llvm::Error error) {
+  bool refused = error.isA<ActionRefused>();
+  return "action " + action.name.str() + (refused ? " refused: " : " failed: ") +
+         llvm::toString(std::move(error));
+}
+
 llvm::Error applyActionsInTurn(mlir::ModuleOp module, llvm::ArrayRef<const Action *> actions) {
   if (auto preparation = prepareForStages(module); !preparation)
     return preparation.takeError();
@@ -269,13 +275,9 @@ llvm::Error applyActionsInTurn(mlir::ModuleOp module, llvm::ArrayRef<const Actio
       return llvm::make_error<PipelineError>(PipelineFailure::PassFailed,
                                              "action " + action->name.str() +
                                                  " refused: " + why);
-    if (llvm::Error error = applyAction(module, *action)) {
-      bool refused = error.isA<ActionRefused>();
-      return llvm::make_error<PipelineError>(
-          PipelineFailure::PassFailed,
-          "action " + action->name.str() + (refused ? " refused: " : " failed: ") +
-              llvm::toString(std::move(error)));
-    }
+    if (llvm::Error error = applyAction(module, *action))
+      return llvm::make_error<PipelineError>(PipelineFailure::PassFailed,
+                                             describeActionError(*action, std::move(error)));
   }
   return llvm::Error::success();
 }

@@ -206,11 +206,8 @@ int applyMain() {
       if (!why.empty())
         WithColor::warning(errs(), "mqss apply")
             << "action " << action->name << ": " << why << "; it may do nothing\n";
-      if (Error error = applyAction(**module, *action)) {
-        bool refused = error.isA<ActionRefused>();
-        return applyError("action " + action->name + (refused ? " refused: " : " failed: ") +
-                          toString(std::move(error)));
-      }
+      if (Error error = applyAction(**module, *action))
+        return applyError(describeActionError(*action, std::move(error)));
     }
   } else {
     std::vector<std::string> leftOut; // what the plan passed over, and why

@@ -67,6 +67,10 @@ bool refuses(const Action &action, mlir::ModuleOp module);
 /// An ActionRefused error when the action's precondition fails.
 llvm::Error applyAction(mlir::ModuleOp module, const Action &action);
 
+/// "action NAME refused: ..." for an ActionRefused \p error (its
+/// precondition), else "action NAME failed: ...". Consumes \p error.
+std::string describeActionError(const Action &action, llvm::Error error);
+
 /// prepareForStages, then \p actions one by one with applyAction: what the
 /// pipeline text of `actions:` does, with each action's precondition
 /// checked on the IR it meets. A refusal or failure is a PipelineError
