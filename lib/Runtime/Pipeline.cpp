@@ -736,15 +736,6 @@ static void inlineAllocaScopes(ModuleOp module) {
   }
 }
 
-/// memref.alloca ops of static size inside loops, moved to the start of the
-/// function (the nearest allocation scope that is not a loop), where clang
-/// puts a C block's variables too. scf.for and affine.for are allocation
-/// scopes, so an alloca in their body is freed after each iteration, but
-/// their lowering to LLVM forgets it: each iteration then takes more stack.
-/// convert-vector-to-scf leaves its temporary buffers in the loop that holds
-/// the transfer, so below -O2 (which promotes them to registers) a loop of a
-/// million transfers overflowed the stack. Each iteration still finds the
-/// buffer uninitialized as far as the IR can tell, as before.
 /// arith.ceildivsi as q + 1 where the division leaves a remainder of the
 /// divisor's sign (q = divsi, r = remsi). MLIR 19's arith-expand computes
 /// both of its branches with wrapping arithmetic: ceildivsi(-128, 7) : i8
@@ -775,6 +766,15 @@ static void expandSignedCeilDivisions(ModuleOp module) {
   }
 }
 
+/// memref.alloca ops of static size inside loops, moved to the start of the
+/// function (the nearest allocation scope that is not a loop), where clang
+/// puts a C block's variables too. scf.for and affine.for are allocation
+/// scopes, so an alloca in their body is freed after each iteration, but
+/// their lowering to LLVM forgets it: each iteration then takes more stack.
+/// convert-vector-to-scf leaves its temporary buffers in the loop that holds
+/// the transfer, so below -O2 (which promotes them to registers) a loop of a
+/// million transfers overflowed the stack. Each iteration still finds the
+/// buffer uninitialized as far as the IR can tell, as before.
 static void hoistStaticAllocasOutOfLoops(ModuleOp module) {
   SmallVector<std::pair<memref::AllocaOp, Operation *>> moves;
   module.walk([&](memref::AllocaOp alloca) {

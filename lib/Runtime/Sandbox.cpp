@@ -2,6 +2,7 @@
 
 #include "mqss/Runtime/Sandbox.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -159,10 +160,8 @@ runSandboxed(const SandboxLimits &limits,
     return llvm::createStringError(
         ec, "cannot create a temporary directory for the child: " + ec.message());
   // Removes the child's temporary files however this function returns.
-  struct ScratchRemover {
-    llvm::StringRef path;
-    ~ScratchRemover() { llvm::sys::fs::remove_directories(path); }
-  } scratchRemover{scratch};
+  auto removeScratch =
+      llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(scratch); });
 
   int messagePipe[2], stderrPipe[2];
   if (pipe2(messagePipe, O_CLOEXEC) != 0)
