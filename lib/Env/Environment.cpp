@@ -167,6 +167,21 @@ static void takeStatus(Evaluation &evaluation, const RunReport &report) {
   }
 }
 
+/// Code of the actions that does not lower says nothing against them when
+/// `default`'s does not either (an op no pipeline lowers, such as a dynamic
+/// `vector.insert`): then \p evaluation becomes the module's fault.
+/// \p lowering is the lowering-only request that failed.
+static void blameTheModuleIfDefaultFails(Evaluation &evaluation, RunRequest lowering) {
+  lowering.pipeline = "default";
+  RunReport report = runMeasurement(lowering);
+  if (report.ok() || isInputFault(report.status))
+    return;
+  evaluation.status = RunStatus::InvalidInput;
+  evaluation.message = "the module fails without the actions: " +
+                       runStatusName(report.status).str() + " in `default`, the baseline: " +
+                       report.message;
+}
+
 /// \p value as text that reads back as the same double: what a cache key
 /// needs. The `%f` of std::to_string where that is exact (keys stored before
 /// stay valid), else the shortest exact form (1e-07 is not 0.000000).
@@ -209,6 +224,8 @@ Evaluation Evaluator::evaluate(llvm::ArrayRef<const Action *> actions) {
   RunReport lowered = runMeasurement(lowering);
   if (!lowered.ok()) {
     takeStatus(result, lowered);
+    if (!isInputFault(result.status))
+      blameTheModuleIfDefaultFails(result, lowering);
     return result;
   }
   // The same code on other sizes or scalar values is another measurement.

@@ -130,6 +130,7 @@ def main():
     oob = read(os.path.join(src, "test", "Inputs", "oob_store.mlir"))
     failing = read(os.path.join(src, "test", "Inputs", "condbr_same_successor.mlir"))
     tosa = read(os.path.join(src, "test", "Inputs", "tosa_dense_relu.mlir"))
+    unlowerable = read(os.path.join(src, "test", "Inputs", "dynamic_vector_insert.mlir"))
     sparse = read(os.path.join(src, "test", "Inputs", "sparse_csr_scale.mlir"))
     mixed = read(os.path.join(src, "test", "Inputs", "two_kernels.mlir"))
     # Two public functions and no @main: which one to run is not said.
@@ -390,6 +391,20 @@ def main():
                   "served row's fallback: %s %s" % (body["fallback"], row))
         status, body = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"}, token)
         check(status == 200, "a normal request after the crash is served")
+
+        # A module no pipeline lowers, `default` included, is the module's
+        # fault too: invalid input, so no trajectory, and the safety net
+        # does not move however often it is sent.
+        before = fallback_count(server, token)
+        for _ in range(3):
+            status, body = server.request("POST", "/v1/optimize", {"ir": unlowerable, "target": "x86-avx2", "measure": True}, token)
+            m = body.get("measured", {})
+            check(status == 200 and m.get("status") == "invalid-input"
+                  and "lowering-failed in `default`" in m.get("message", "") and body["fallback"] is False,
+                  "a module no pipeline lowers: %s %s" % (status, m or body))
+        status, text = server.request("GET", "/metrics", token=token)
+        check('mqss_fallback_active{target="x86-avx2"} 1' not in text and fallback_count(server, token) == before,
+              "the safety net did not move for a module no pipeline lowers")
 
         # A measured episode is prepared as a selection is: TOSA is lowered
         # first, and the served pipeline begins with that lowering.
