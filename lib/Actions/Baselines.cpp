@@ -126,17 +126,6 @@ const Action *firstPreference(llvm::ArrayRef<const Action *> preferences,
   return nullptr;
 }
 
-/// Why \p action is not in the pool of legal actions on IR like \p summary:
-/// another stage's, or what its legality rule needs.
-static std::string whyNotInPool(const Action &action, const IRSummary &summary) {
-  if (action.stage != summary.stage() && action.stage != Stage::Finish)
-    return llvm::formatv("an action of the {0} stage, where the IR is in the {1} stage",
-                         stageName(action.stage), stageName(summary.stage()))
-        .str();
-  std::string needs = legalityNeeds(action, summary);
-  return needs.empty() ? "its legality rule does not hold" : "it needs " + needs;
-}
-
 llvm::Expected<std::vector<const Action *>>
 planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
              std::vector<std::string> *leftOut, std::vector<const Action *> *ruledOut,
@@ -159,7 +148,7 @@ planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
       for (const Action *action : preferences)
         if (!taken(action) && !mask[actionIndex(*action)] &&
             (action->stage == summary.stage() || !notLegal->count(action)))
-          (*notLegal)[action] = whyNotInPool(*action, summary);
+          (*notLegal)[action] = notInPoolBecause(*action, summary);
     if (!next)
       break;
     plan.push_back(next);

@@ -892,6 +892,17 @@ std::string illegalBecause(const Action &action, const IRSummary &summary, bool 
   return "its legality rule does not hold on this IR: it needs " + legalityNeeds(action, summary);
 }
 
+std::string notInPoolBecause(const Action &action, const IRSummary &summary) {
+  if (action.stage != summary.stage() && action.stage != Stage::Finish)
+    return llvm::formatv("an action of the {0} stage, where the IR is in the {1} stage",
+                         stageName(action.stage), stageName(summary.stage()))
+        .str();
+  if (action.legal(summary))
+    return "";
+  std::string needs = legalityNeeds(action, summary);
+  return needs.empty() ? "its legality rule does not hold" : "it needs " + needs;
+}
+
 llvm::ArrayRef<Action> actionCatalog() { return kCatalog; }
 
 unsigned actionIndex(const Action &action) {

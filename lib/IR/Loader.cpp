@@ -97,6 +97,12 @@ static bool isUnprefixedArithOp(llvm::StringRef diagnostics) {
   return false;
 }
 
+const char kUnregisteredDialectNote[] =
+    "note: `mqss select`, `mqss explain`, `mqss features`, `mqss apply` and "
+    "`mqss-opt` take --allow-unregistered-dialect; compiling and running the "
+    "module (`mqss run`, `--emit=llvm`, `--emit=run`, the measured guard) "
+    "cannot: ops of an unregistered dialect have no lowering to LLVM\n";
+
 /// Adds a hint for known cases of version drift in files written for an older
 /// MLIR, so the user learns what to change rather than only what failed, and
 /// says which of mqss's tools take the flag MLIR's own message advises.
@@ -107,10 +113,7 @@ static void appendHints(std::string &diagnostics, llvm::StringRef source) {
   const std::string text = diagnostics; // (appending may move diagnostics' bytes)
   llvm::StringRef said(text);
   if (said.contains("-allow-unregistered-dialect")) {
-    diagnostics += "note: `mqss select`, `mqss explain`, `mqss features`, `mqss apply` and "
-                   "`mqss-opt` take --allow-unregistered-dialect; compiling and running the "
-                   "module (`mqss run`, `--emit=llvm`, `--emit=run`, the measured guard) "
-                   "cannot: ops of an unregistered dialect have no lowering to LLVM\n";
+    diagnostics += kUnregisteredDialectNote;
   }
   for (const SpellingDrift &drift : kSpellingDrifts)
     if (said.contains(drift.error))

@@ -21,6 +21,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <charconv>
+#include <cstring>
 #include <chrono>
 #include <variant>
 #include <sqlite3.h>
@@ -323,6 +324,11 @@ struct Service::Worker {
     auto module = loadModuleSource(*context, request.ir, "request.mlir");
     if (!module) {
       std::string diagnostics = llvm::toString(module.takeError());
+      if (size_t at = diagnostics.find(kUnregisteredDialectNote); at != std::string::npos)
+        diagnostics.replace(at, std::strlen(kUnregisteredDialectNote),
+                            "note: the server takes no ops of an unregistered dialect: "
+                            "`mqss select --allow-unregistered-dialect` plans for such a "
+                            "module on the command line\n");
       return Reply{400, llvm::json::Object{{"error", "invalid IR"},
                                            {"diagnostics", llvm::StringRef(diagnostics).trim().str()}}};
     }
@@ -653,11 +659,22 @@ Reply Service::select(llvm::StringRef body) {
               return plan.takeError();
             fromStart = std::move(*plan);
           }
-          for (const Action *action : request.previous)
+          for (const Action *action : request.previous) {
+            // Only what the server proposes is replayed: a pass out of its
+            // stage or where its legality rule does not hold is one no
+            // decision led to, and upstream's may not end there (a
+            // schedule's patterns grew a small vector module for a minute).
+            if (std::string why = notInPoolBecause(*action, summarize(module)); !why.empty())
+              return llvm::createStringError(
+                  llvm::inconvertibleErrorCode(),
+                  "previous pass " + action->name + " is not one /v1/select proposes where the "
+                                                    "passes before it leave the module: " +
+                      why);
             if (llvm::Error error = applyAction(module, *action))
               return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                              "previous pass " + action->name + " failed: " +
                                                  llvm::toString(std::move(error)));
+          }
           // Passes run here anyway: a proposal is tried on a copy, so that
           // the client is not sent a pass that fails on its module.
           auto fails = [&](const Action &action) {

@@ -284,6 +284,19 @@ def main():
         check(status == 400 and 'unknown action "no.such.pass"' in body["error"], "unknown pass: %s" % body)
         status, body = server.request("POST", "/v1/select", {"ir": small, "prev_passes": ["loops.canonicalize", "finish-O3"]}, token)
         check(status == 400 and "ends a chain" in body["error"], "nothing after a finish: %s" % body)
+        # A chain replays only what /v1/select proposes: a schedule out of its
+        # stage (upstream's patterns can run on for a minute where no
+        # decision leads) is refused, not run.
+        status, body = server.request("POST", "/v1/select", {"ir": small, "prev_passes": ["tensor.block-pack-matmul"]}, token)
+        check(status == 422 and "is not one /v1/select proposes" in body.get("error", "")
+              and "the tensor stage, where the IR is in the linalg stage" in body.get("error", ""),
+              "an action no decision leads to is not replayed: %s %s" % (status, body))
+        # MLIR's advice for an op of an unregistered dialect names a flag;
+        # the note after it says what the server does instead.
+        status, body = server.request("POST", "/v1/select", {"ir": "func.func @f() {\n  \"foo.bar\"() : () -> ()\n  return\n}"}, token)
+        diagnostics = body.get("diagnostics", "")
+        check(status == 400 and "the server takes no ops of an unregistered dialect" in diagnostics
+              and "mqss-opt` take" not in diagnostics, "an unregistered dialect: %s %s" % (status, body))
         status, body = server.request("POST", "/v1/select", {"target": "host"}, token)
         check(status == 400 and "missing \"ir\"" in body["error"], "missing ir: %s" % body)
         status, body = server.request("POST", "/v1/select", raw=b'{"ir": "' + b"x" * (2 << 20) + b'"}', token=token)

@@ -89,6 +89,11 @@ std::string illegalBecause(const Action &action, const IRSummary &summary,
 /// where the rule has several conditions, which one fails on \p summary;
 /// empty where the catalog gives none.
 std::string legalityNeeds(const Action &action, const IRSummary &summary);
+/// Why \p action is not in the pool of legal actions on IR like \p summary
+/// (legalMask for the IR's own stage): another stage's, or what its
+/// legality rule needs; empty when it is in the pool. Every action the
+/// policy or a plan proposes is.
+std::string notInPoolBecause(const Action &action, const IRSummary &summary);
 /// Identifies the catalog (names, stages, bodies) for model compatibility.
 uint64_t catalogHash();
 

@@ -81,6 +81,11 @@ loadModuleSource(mlir::MLIRContext &context, llvm::StringRef source,
                  llvm::StringRef bufferName = "<input>",
                  llvm::function_ref<bool(mlir::ModuleOp)> vouch = nullptr);
 
+/// The note a module with ops of an unregistered dialect gets, after MLIR's
+/// own advice to pass --allow-unregistered-dialect: which of mqss's tools
+/// take that flag. (The server, which takes no such option, says its own.)
+extern const char kUnregisteredDialectNote[];
+
 } // namespace mqss
 
 #endif // MQSS_IR_LOADER_H
