@@ -95,6 +95,8 @@ std::string errorKind(int status) {
     return "too_large";
   case 422:
     return "unprocessable";
+  case 504: // a request's passes outran --child-timeout-s: not the server failing
+    return "pass_timeout";
   default:
     return status < 500 ? "client" : "internal";
   }

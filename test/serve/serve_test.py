@@ -626,6 +626,9 @@ def main():
         status, body = open_server.request("POST", "/v1/pipeline", {"ir": slow, "target": "x86-avx2"})
         check(status == 504 and "--child-timeout-s=0.30" in body.get("error", ""),
               "passes past the child time limit: %s %s" % (status, body))
+        status, text = open_server.request("GET", "/metrics")
+        check('mqss_errors_total{endpoint="/v1/pipeline",kind="pass_timeout"} 1' in text,
+              "a 504 is counted as a pass timeout, not an internal error")
     finally:
         open_server.stop()
 
