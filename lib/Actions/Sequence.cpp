@@ -6,6 +6,7 @@
 #include "mqss/IR/Summary.h"
 #include "mqss/Runtime/Pipeline.h"
 
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -168,6 +169,15 @@ bool needsPreparation(mlir::ModuleOp module) {
          anyOp(module, [](mlir::Operation *op) {
            return isElementwiseOnTensors(op) || needsLibraryRewrite(op);
          });
+}
+
+bool hasUnbufferizableTensorOp(mlir::ModuleOp module) {
+  auto isTensor = [](mlir::Type type) { return mlir::isa<mlir::TensorType>(type); };
+  return anyOp(module, [&](mlir::Operation *op) {
+    return (llvm::any_of(op->getOperandTypes(), isTensor) ||
+            llvm::any_of(op->getResultTypes(), isTensor)) &&
+           !mlir::isa<mlir::bufferization::BufferizableOpInterface>(op);
+  });
 }
 
 llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module) {

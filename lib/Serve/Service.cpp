@@ -433,8 +433,11 @@ std::variant<Service::Prepared, Reply> Service::prepare(Request request, bool al
   p.fallback = inFallback(p.request.target);
   // Preparing the module (TOSA's lowering, rewrites of ops MLIR 19 cannot
   // bufferize) runs passes: in a child, as the previous passes do.
+  // So does a module `tensor.bufferize` would fail on: in the child the
+  // proposal is tried first, and one that fails is not proposed.
   bool inProcess = allowPrevious && p.request.previous.empty() && !p.fallback &&
-                   !needsPreparation(*p.module) && unusedTensorDeclarations(*p.module).empty();
+                   !needsPreparation(*p.module) && unusedTensorDeclarations(*p.module).empty() &&
+                   !hasUnbufferizableTensorOp(*p.module);
   if (!inProcess) {
     auto file = TemporaryFile::create("mqss-serve", p.request.ir);
     if (!file)

@@ -284,6 +284,15 @@ def main():
         check(status == 400 and 'unknown action "no.such.pass"' in body["error"], "unknown pass: %s" % body)
         status, body = server.request("POST", "/v1/select", {"ir": small, "prev_passes": ["loops.canonicalize", "finish-O3"]}, token)
         check(status == 400 and "ends a chain" in body["error"], "nothing after a finish: %s" % body)
+        # A module one-shot bufferization cannot take (tensor.bitcast has no
+        # bufferization in MLIR 19) is decided in a child, where a proposal
+        # is tried first: not tensor.bufferize, which would fail next step.
+        bitcast = ("func.func @main(%a: tensor<4xi32>) -> tensor<4xf32> {\n"
+                   "  %b = tensor.bitcast %a : tensor<4xi32> to tensor<4xf32>\n"
+                   "  return %b : tensor<4xf32>\n}\n")
+        status, body = server.request("POST", "/v1/select", {"ir": bitcast}, token)
+        check(status == 200 and body.get("pass") not in (None, "tensor.bufferize"),
+              "no proposal that fails on the module: %s %s" % (status, body))
         # A chain replays only what /v1/select proposes: a schedule out of its
         # stage (upstream's patterns can run on for a minute where no
         # decision leads) is refused, not run.

@@ -40,6 +40,11 @@ llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module);
 /// Whether prepareForStages would change \p module. It runs no pass.
 bool needsPreparation(mlir::ModuleOp module);
 
+/// Whether \p module has an op on tensors that one-shot bufferization does
+/// not know (no BufferizableOpInterface, e.g. tensor.bitcast in MLIR 19), so
+/// that `tensor.bufferize` fails on it. It runs no pass.
+bool hasUnbufferizableTensorOp(mlir::ModuleOp module);
+
 /// \p preparation (from prepareForStages), then \p pipeline, preloading the
 /// schedule library once, first, when either does.
 std::string joinAfterPreparation(llvm::StringRef preparation, llvm::StringRef pipeline);
