@@ -97,6 +97,26 @@ TEST(OutputCheck, PrintedMemrefLayoutIsNotCompared) {
   EXPECT_EQ(compareOutputs({ref}, {cand}, 1e-3).verdict, OutputCheck::Verdict::Fail);
 }
 
+TEST(OutputCheck, PrintedWideIntegersAreComparedExactly) {
+  // Integers of more digits than a printed float has come from an integer
+  // printer: equal or not. Compared with a tolerance, uninitialised i64s
+  // (pointers, close in their high digits) passed, and the scale they set
+  // let the small values beside them differ.
+  OutputArray ref, cand;
+  ref.name = cand.name = "stdout";
+  ref.text = "[139990518472896, 1, 2]\n";
+  cand.text = "[139990518472900, 1, 2]\n";
+  EXPECT_EQ(compareOutputs({ref}, {cand}, 1e-3).verdict, OutputCheck::Verdict::Fail);
+  cand.text = "[139990518472896, 1, 3]\n";
+  EXPECT_EQ(compareOutputs({ref}, {cand}, 1e-3).verdict, OutputCheck::Verdict::Fail);
+  cand.text = ref.text;
+  EXPECT_EQ(compareOutputs({ref}, {cand}, 1e-3).verdict, OutputCheck::Verdict::Pass);
+  // Floats are printed with 6 digits and keep their tolerance.
+  ref.text = "[123456, 1.23457e+06]\n";
+  cand.text = "[123457, 1.23458e+06]\n";
+  EXPECT_EQ(compareOutputs({ref}, {cand}, 1e-4).verdict, OutputCheck::Verdict::Pass);
+}
+
 TEST(OutputCheck, PrintedTextWithoutNumbersIsCompared) {
   // vector.print str "Hello, World!\n": no numbers, but output to check.
   OutputArray ref, cand;

@@ -101,7 +101,7 @@ TEST(Sandbox, AddressSpaceLimitTurnsIntoOutOfMemory) {
 TEST(Sandbox, TwoHundredFailingChildrenLeakNothing) {
   // Warm up lazily allocated state before taking the baseline.
   RunRequest crash;
-  crash.inputPath = MQSS_TEST_INPUTS "/oob_store.mlir";
+  crash.inputPath = MQSS_TEST_INPUTS "/null_store.mlir";
   crash.limits.timeoutSeconds = 10;
   EXPECT_EQ(runMeasurement(crash).status, RunStatus::Crash);
 

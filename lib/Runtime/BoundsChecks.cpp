@@ -3,15 +3,17 @@
 // memref.load and memref.store get upstream's runtime verification. MLIR 19
 // has none for the other accesses, nor for views in the form the lowering
 // leaves them (after expand-strided-metadata a view is a reinterpret_cast of
-// its base buffer, which upstream's check takes for a single element; a
-// view's own accesses are checked against its sizes anyway): those are
-// checked here, with upstream's message format.
+// its base buffer, which upstream's check takes for a single element, and a
+// view's own accesses are checked against the view's sizes only): those are
+// checked here, with upstream's message format, a view against the memref
+// it was made from.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mqss/Runtime/BoundsChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -54,6 +56,27 @@ public:
                                       builder.create<memref::DimOp>(loc, b, d)));
   }
 
+  /// The elements \p view reaches (its offset, sizes and strides, as a
+  /// reinterpret_cast gives them) lie within those of the memref described
+  /// by \p offset, \p sizes and \p strides (an extract_strided_metadata's
+  /// results), or \p view has none.
+  void viewWithin(memref::ReinterpretCastOp view, Value offset, ValueRange sizes,
+                  ValueRange strides) {
+    auto [viewFirst, viewLast, viewEmpty] =
+        reach(builder.create<arith::ConstantIndexOp>(loc, 0),
+              values(view.getMixedOffsets()).front(), values(view.getMixedSizes()),
+              values(view.getMixedStrides()));
+    auto [first, last, empty] =
+        reach(builder.create<arith::ConstantIndexOp>(loc, 0), offset, sizes, strides);
+    Value within = builder.create<arith::AndIOp>(
+        loc, builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, viewFirst, first),
+        builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, viewLast, last));
+    Value nonEmpty = builder.create<arith::XOrIOp>(
+        loc, empty, builder.create<arith::ConstantIntOp>(loc, 1, 1));
+    add(builder.create<arith::OrIOp>(loc, viewEmpty,
+                                     builder.create<arith::AndIOp>(loc, nonEmpty, within)));
+  }
+
   void assertAll(Operation *access, const std::string &what) {
     if (!condition)
       return;
@@ -62,6 +85,31 @@ public:
   }
 
 private:
+  /// The first and last element a memref reaches (from \p offset, along
+  /// each dimension in the direction of its stride), and whether it has
+  /// none (a size of 0).
+  std::tuple<Value, Value, Value> reach(Value zero, Value offset, ValueRange sizes,
+                                        ValueRange strides) {
+    Value first = offset, last = offset;
+    Value empty = builder.create<arith::ConstantIntOp>(loc, 0, 1);
+    Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
+    for (auto [size, stride] : llvm::zip(sizes, strides)) {
+      empty = builder.create<arith::OrIOp>(
+          loc, empty, builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size, zero));
+      Value span = builder.create<arith::MulIOp>(
+          loc, builder.create<arith::SubIOp>(loc, size, one), stride);
+      first = builder.create<arith::AddIOp>(loc, first,
+                                            builder.create<arith::MinSIOp>(loc, span, zero));
+      last = builder.create<arith::AddIOp>(loc, last,
+                                           builder.create<arith::MaxSIOp>(loc, span, zero));
+    }
+    return {first, last, empty};
+  }
+
+  SmallVector<Value> values(ArrayRef<OpFoldResult> mixed) {
+    return getValueOrCreateConstantIndexOp(builder, loc, mixed);
+  }
+
   void add(Value holds) {
     condition = condition ? builder.create<arith::AndIOp>(loc, condition, holds) : holds;
   }
@@ -101,7 +149,30 @@ void transferWithin(CheckBuilder &check, VectorTransferOpInterface transfer) {
 }
 } // namespace
 
+/// A view within the buffer it views. After expand-strided-metadata every
+/// view (subview, reinterpret_cast, expand_shape, ...) is a reinterpret_cast
+/// of the base buffer an extract_strided_metadata gave, whose sizes and
+/// strides describe the memref the view was made from; the view's own
+/// accesses are checked against the view's sizes only.
+void viewWithin(memref::ReinterpretCastOp view) {
+  auto metadata = view.getSource().getDefiningOp<memref::ExtractStridedMetadataOp>();
+  if (!metadata) {
+    auto source = dyn_cast<MemRefType>(view.getSource().getType());
+    if (!source)
+      return; // unranked: nothing says how far it reaches
+    OpBuilder builder(view);
+    metadata = builder.create<memref::ExtractStridedMetadataOp>(view.getLoc(), view.getSource());
+  }
+  CheckBuilder check(view);
+  check.viewWithin(view, metadata.getOffset(), metadata.getSizes(), metadata.getStrides());
+  check.assertAll(view, "out-of-bounds access (a view reaching past the memref it views)");
+}
+
 void insertBoundsChecks(ModuleOp module) {
+  SmallVector<memref::ReinterpretCastOp> views;
+  module.walk([&](memref::ReinterpretCastOp view) { views.push_back(view); });
+  for (memref::ReinterpretCastOp view : views)
+    viewWithin(view);
   SmallVector<Operation *> accesses;
   module.walk([&](Operation *op) {
     if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp, memref::GenericAtomicRMWOp,

@@ -678,15 +678,20 @@ static std::optional<std::string> outOfBoundsAccess(llvm::StringRef printed) {
   llvm::SmallVector<llvm::StringRef> op, location, place;
   llvm::Regex("\"([a-z_0-9]+\\.[a-z_0-9]+)\"\\(").match(printed, &op);
   llvm::Regex("Location: loc\\(([^\n]*)\\)").match(printed, &location);
-  std::string access = op.size() > 1 ? op[1].str() : "an access";
+  std::string where;
   if (location.size() > 1) {
     // loc("file":L:C) reads as file:L:C; other locations as printed.
     if (llvm::Regex("^\"([^\"]*)\"(:[0-9]+:[0-9]+)$").match(location[1], &place))
-      access += " at " + place[1].str() + place[2].str();
+      where = " at " + place[1].str() + place[2].str();
     else
-      access += " at " + location[1].str();
+      where = " at " + location[1].str();
   }
-  return access;
+  // Views are reinterpret_casts by then, whatever made them.
+  if (printed.contains("a view reaching past"))
+    return "the view made" + where +
+           " (a memref.subview, reinterpret_cast or expand_shape, or a tensor slice once "
+           "bufferized) reaches past the memref it views";
+  return (op.size() > 1 ? op[1].str() : "an access") + where;
 }
 
 /// How a child that sent no report ended, as a status.

@@ -127,7 +127,7 @@ def main():
     src = args.source_dir
     matmul = read(os.path.join(src, "examples", "matmul.mlir"))
     small = read(os.path.join(src, "test", "Inputs", "small_matmul.mlir"))
-    oob = read(os.path.join(src, "test", "Inputs", "oob_store.mlir"))
+    oob = read(os.path.join(src, "test", "Inputs", "null_store.mlir"))
     failing = read(os.path.join(src, "test", "Inputs", "condbr_same_successor.mlir"))
     tosa = read(os.path.join(src, "test", "Inputs", "tosa_dense_relu.mlir"))
     unlowerable = read(os.path.join(src, "test", "Inputs", "dynamic_vector_insert.mlir"))

@@ -17,7 +17,9 @@ namespace mqss {
 /// Inserts, before every memref.load, memref.store, memref.atomic_rmw,
 /// memref.generic_atomic_rmw, vector.load, vector.store and memref.copy of
 /// \p module, a cf.assert that the access lies within its buffer (for a
-/// copy: that source and target have the same sizes). A failed one prints
+/// copy: that source and target have the same sizes), and before every
+/// memref.reinterpret_cast (every view, after expand-strided-metadata) one
+/// that the view reaches no element outside the memref it views. A failed one prints
 /// upstream's runtime-verification message: "ERROR: Runtime op
 /// verification failed", the op, "^ out-of-bounds access" and its location.
 /// Meant for IR whose affine and linalg ops have been lowered to these.
