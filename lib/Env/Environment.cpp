@@ -7,6 +7,7 @@
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/IR/Summary.h"
+#include "mqss/Runtime/Pipeline.h"
 #include "mqss/Runtime/Sandbox.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -92,9 +93,24 @@ static llvm::Expected<std::vector<const Action *>> actionsFromJson(const llvm::j
   return actions;
 }
 
+/// \p module prepared as playEpisode prepares it, so that the walks of a
+/// search see the module its evaluations run: prepareForStages (TOSA
+/// lowered, ...), and unused declarations returning tensors erased (the
+/// harness erases them before any pipeline). Returns the preparation.
+static llvm::Expected<std::string> prepareAsAnEpisode(mlir::ModuleOp module) {
+  auto preparation = prepareForStages(module);
+  if (!preparation)
+    return envError("preparing the module failed: " + llvm::toString(preparation.takeError()));
+  eraseUnusedTensorDeclarations(module);
+  return preparation;
+}
+
 llvm::Expected<StateProbe> probeState(const RunRequest &kernel,
                                       llvm::ArrayRef<const Action *> prefix) {
   auto result = runOnModuleInChild(kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+    auto preparation = prepareAsAnEpisode(module);
+    if (!preparation)
+      return preparation.takeError();
     for (const Action *action : prefix)
       if (llvm::Error error = applyAction(module, *action))
         return envError("action " + action->name + ": " + llvm::toString(std::move(error)));
@@ -104,7 +120,9 @@ llvm::Expected<StateProbe> probeState(const RunRequest &kernel,
     for (const Action &action : actionCatalog())
       if (mask[actionIndex(action)])
         legal.push_back(action.name);
-    return llvm::json::Object{{"stage", stageName(summary.stage())}, {"legal", std::move(legal)}};
+    return llvm::json::Object{{"stage", stageName(summary.stage())},
+                              {"legal", std::move(legal)},
+                              {"preparation", *preparation}};
   });
   if (!result)
     return result.takeError();
@@ -114,36 +132,62 @@ llvm::Expected<StateProbe> probeState(const RunRequest &kernel,
   if (!legal)
     return legal.takeError();
   probe.legal = std::move(*legal);
+  probe.preparation = result->getString("preparation").value_or("").str();
   return probe;
 }
 
-llvm::Expected<std::vector<const Action *>>
-randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength) {
+llvm::Expected<Rollout> randomRollout(const RunRequest &kernel, uint64_t seed,
+                                      unsigned maxLength) {
   auto result = runOnModuleInChild(kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+    auto preparation = prepareAsAnEpisode(module);
+    if (!preparation)
+      return preparation.takeError();
     std::mt19937_64 rng(seed);
     llvm::json::Array taken;
-    std::vector<const Action *> history;
-    for (unsigned step = 0; step < maxLength; ++step) {
+    std::vector<const Action *> history, failed;
+    int64_t passedOver = 0;
+    auto done = [&] {
+      return llvm::json::Object{{"actions", std::move(taken)},
+                                {"preparation", *preparation},
+                                {"passed_over", passedOver}};
+    };
+    while (history.size() < maxLength) {
       IRSummary summary = summarize(module);
       std::vector<bool> mask = legalMask(summary, summary.stage(), history);
       std::vector<const Action *> legal;
       for (const Action &action : actionCatalog())
-        if (mask[actionIndex(action)])
+        if (mask[actionIndex(action)] && !llvm::is_contained(failed, &action))
           legal.push_back(&action);
+      if (legal.empty())
+        break; // finish actions never fail, so never here
       const Action *choice = legal[rng() % legal.size()];
+      if (choice->kind == ActionKind::Finish) {
+        taken.push_back(choice->name);
+        return done();
+      }
+      // A failing action is ruled out and another drawn, from the IR
+      // before it: the walk is not lost to it.
+      mlir::OwningOpRef<mlir::ModuleOp> before = module.clone();
+      if (llvm::Error error = applyAction(module, *choice)) {
+        llvm::consumeError(std::move(error));
+        replaceModuleContents(module, std::move(before));
+        llvm::append_range(failed, actionsFailingWith(*choice));
+        ++passedOver;
+        continue;
+      }
       taken.push_back(choice->name);
       history.push_back(choice);
-      if (choice->kind == ActionKind::Finish)
-        return llvm::json::Object{{"actions", std::move(taken)}};
-      if (llvm::Error error = applyAction(module, *choice))
-        return envError("action " + choice->name + ": " + llvm::toString(std::move(error)));
     }
     taken.push_back("finish-O3");
-    return llvm::json::Object{{"actions", std::move(taken)}};
+    return done();
   });
   if (!result)
     return result.takeError();
-  return actionsFromJson(result->getArray("actions"));
+  auto actions = actionsFromJson(result->getArray("actions"));
+  if (!actions)
+    return actions.takeError();
+  return Rollout{std::move(*actions), result->getString("preparation").value_or("").str(),
+                 static_cast<unsigned>(result->getInteger("passed_over").value_or(0))};
 }
 
 /// For a measurement that failed where the actions play no part (making

@@ -75,13 +75,14 @@ public:
     for (uint64_t i = 0; !exhausted(); ++i) {
       auto rollout = randomRollout(kernel, options.seed * 1000003 + i, options.maxLength);
       if (!rollout) {
-        llvm::consumeError(rollout.takeError());
-        ++result.failures;
-        if (result.failures > 4 * (options.budget ? options.budget : 50))
+        walkFailed(rollout.takeError());
+        if (result.walkFailures > 4 * (options.budget ? options.budget : 50))
           break;
         continue;
       }
-      evaluate(*rollout);
+      result.preparation = rollout->preparation;
+      result.passedOver += rollout->passedOver;
+      evaluate(rollout->actions);
     }
   }
 
@@ -97,9 +98,10 @@ public:
       for (const Candidate &candidate : beam) {
         auto probe = probeState(kernel, candidate.prefix);
         if (!probe) {
-          llvm::consumeError(probe.takeError());
+          walkFailed(probe.takeError());
           continue;
         }
+        result.preparation = probe->preparation;
         for (const Action *action : probe->legal) {
           if (exhausted())
             break;
@@ -129,14 +131,21 @@ public:
 
   SearchResult finish() {
     update();
+    if (result.bestActions.empty()) // default itself
+      return std::move(result);
     if (auto pipeline = pipelineForActions(result.bestActions))
-      result.bestPipeline = *pipeline;
+      result.bestPipeline = joinAfterPreparation(result.preparation, *pipeline);
     else
       llvm::consumeError(pipeline.takeError());
     return std::move(result);
   }
 
 private:
+  void walkFailed(llvm::Error error) {
+    ++result.walkFailures;
+    result.lastWalkFailure = llvm::toString(std::move(error));
+  }
+
   void update() {
     result.evaluations = evaluator.evaluations();
     result.measurements = evaluator.measurements();
@@ -192,6 +201,9 @@ llvm::json::Value toJSON(const SearchResult &result, const SearchOptions &option
       {"cache_hits", result.cacheHits},
       {"cache_hit_rate", result.cacheHitRate},
       {"failures", result.failures},
+      {"walk_failures", result.walkFailures},
+      {"last_walk_failure", result.lastWalkFailure},
+      {"passed_over", result.passedOver},
       {"wall_s", result.wallSeconds},
       {"history", std::move(history)},
   };

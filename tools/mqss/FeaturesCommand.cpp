@@ -25,7 +25,9 @@ static cl::opt<std::string> target("target", cl::desc("Target for the contextual
                                    cl::init("host"), cl::sub(featuresCommand),
                                    cl::cat(category()));
 static cl::opt<std::string> history(
-    "actions", cl::desc("Actions already taken: applied first, and seen as history"),
+    "actions",
+    cl::desc("Actions already taken: applied first (after the preparation `mqss select` "
+             "runs), and seen as history"),
     cl::sub(featuresCommand), cl::cat(category()));
 static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::sub(featuresCommand),
                           cl::cat(category()));
@@ -60,6 +62,16 @@ int featuresMain() {
       printJsonError(StringRef(diagnostics).rtrim());
     return 1;
   }
+  // The module as the policy sees it, as `mqss select` and `explain`
+  // prepare it: TOSA lowered, elementwise ops on tensors as linalg, ops
+  // MLIR 19 cannot bufferize rewritten.
+  auto preparation = prepareForStages(**module);
+  if (!preparation)
+    return featuresError("preparing the module: " + toString(preparation.takeError()));
+  if (!preparation->empty())
+    WithColor::note(errs(), "mqss features")
+        << "the features of the module after this preparation, as the policy sees it: "
+        << *preparation << "\n";
   for (const Action *action : *actions)
     if (Error error = applyAction(**module, *action))
       return featuresError("action " + action->name + ": " + toString(std::move(error)));

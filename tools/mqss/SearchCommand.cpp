@@ -121,6 +121,13 @@ int searchMain() {
                     "cache hit rate {3:P0}, {4} failed) in {5:f1} s\n",
                     result.bestSpeedup, result.evaluations, result.measurements,
                     result.cacheHitRate, result.failures, result.wallSeconds);
+  if (result.walkFailures)
+    outs() << formatv("{0} walk(s) through the actions could not be made; the last: {1}\n",
+                      result.walkFailures, StringRef(result.lastWalkFailure).trim());
+  if (result.passedOver)
+    outs() << formatv("{0} action(s) failed on the module where a walk drew them: passed "
+                      "over, as a plan passes over them\n",
+                      result.passedOver);
   outs() << "actions:  " << (result.bestActions.empty() ? "(default itself)"
                                                         : joinActionNames(result.bestActions))
          << "\n";

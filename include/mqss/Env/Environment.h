@@ -48,17 +48,30 @@ struct StateProbe {
   Stage stage = Stage::Tensor;
   /// Legal actions at this state, finish actions included.
   std::vector<const Action *> legal;
+  /// What prepared the module before the prefix (prepareForStages), as a
+  /// selection's pipeline and the evaluation's "actions:" pipeline begin.
+  std::string preparation;
 };
 
-/// Applies \p prefix to \p kernel's module in a sandboxed child and reports
-/// where that leads. Fails if an action of the prefix fails.
+/// Applies \p prefix to \p kernel's module, prepared as an episode's is
+/// (TOSA lowered, ops MLIR 19 cannot bufferize rewritten), in a sandboxed
+/// child and reports where that leads. Fails if an action of the prefix
+/// fails.
 llvm::Expected<StateProbe> probeState(const RunRequest &kernel,
                                       llvm::ArrayRef<const Action *> prefix);
 
-/// A uniformly random legal walk from the start, ending at a finish action
-/// or after \p maxLength actions (then finish-O3 is appended).
-llvm::Expected<std::vector<const Action *>>
-randomRollout(const RunRequest &kernel, uint64_t seed, unsigned maxLength);
+struct Rollout {
+  std::vector<const Action *> actions;
+  std::string preparation; ///< as StateProbe's
+  /// Actions drawn that failed on the module: ruled out (with the actions
+  /// failing with them) and drawn again, as a plan passes over them.
+  unsigned passedOver = 0;
+};
+
+/// A uniformly random legal walk from the prepared module, ending at a
+/// finish action or after \p maxLength actions (then finish-O3 is appended).
+llvm::Expected<Rollout> randomRollout(const RunRequest &kernel, uint64_t seed,
+                                      unsigned maxLength);
 
 std::string joinActionNames(llvm::ArrayRef<const Action *> actions);
 /// The actions' names as a JSON array.

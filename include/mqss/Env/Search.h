@@ -35,7 +35,16 @@ struct SearchResult {
   /// equal to bestSpeedup for `runtime`.
   double bestScore = 0;
   std::string bestPipeline;
+  /// failures: evaluations that did not come back ok (as in history).
   unsigned evaluations = 0, measurements = 0, cacheHits = 0, failures = 0;
+  /// Walks (random rollouts, beam probes) that could not be made, the
+  /// last one's reason, and actions a walk passed over because they
+  /// failed on the module.
+  unsigned walkFailures = 0, passedOver = 0;
+  std::string lastWalkFailure;
+  /// What prepared the module before the actions (TOSA's lowering, ...):
+  /// the best pipeline begins with it, as a selection's does.
+  std::string preparation;
   double cacheHitRate = 0;
   double wallSeconds = 0;
   std::vector<Evaluation> history;
