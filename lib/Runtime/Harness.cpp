@@ -776,10 +776,23 @@ RunReport runMeasurement(const RunRequest &request) {
         report.message += ": the time went into LLVM's compilation, whose backend is very "
                           "slow on long basic blocks (a function of many thousands of "
                           "straight-line ops makes one";
+        // -O2 leaves constant-trip loops rolled, but its own passes can
+        // still take minutes on wide vector math (4096 erf calls): -O0
+        // is the level that compiles fastest.
         report.message += request.llvmOptLevel >= 3
                               ? "; at -O3 LLVM also unrolls loops with constant trip counts "
-                                "into one, which -O2 avoids: mqss run --llvm-opt=2)"
-                              : ")";
+                                "into one, which -O2 avoids): try mqss run --llvm-opt=2, "
+                                "else --llvm-opt=0 (fastest to compile) or a larger --timeout-s"
+                          : request.llvmOptLevel > 0
+                              ? "): try --llvm-opt=0 (fastest to compile) or a larger "
+                                "--timeout-s"
+                              : "): a larger --timeout-s may let it finish";
+      } else if (llvm::StringRef(lastPhase).starts_with("lower:")) {
+        // MLIR unrolls n-D vector ops into 1-D ones as it lowers them.
+        report.message += ": the time went into MLIR's passes, the pipeline's or the lowering "
+                          "to LLVM IR (which unrolls n-D vector ops into one op per row: a "
+                          "vector<64x128x32xf32> makes 8192); a larger --timeout-s may let "
+                          "it finish";
       }
       break;
     case RunStatus::OutOfMemory:
