@@ -211,19 +211,27 @@ static void takeStatus(Evaluation &evaluation, const RunReport &report) {
   }
 }
 
-/// Code of the actions that does not lower says nothing against them when
-/// `default`'s does not either (an op no pipeline lowers, such as a dynamic
-/// `vector.insert`): then \p evaluation becomes the module's fault.
-/// \p lowering is the lowering-only request that failed.
-static void blameTheModuleIfDefaultFails(Evaluation &evaluation, RunRequest lowering) {
-  lowering.pipeline = "default";
-  RunReport report = runMeasurement(lowering);
+std::optional<std::string> failureToLower(RunRequest kernel, llvm::StringRef pipeline) {
+  if (!kernel.resolvePipeline)
+    useNamedPipelines(kernel);
+  kernel.pipeline = pipeline.str();
+  kernel.stopAfterLowering = true;
+  kernel.baseline.reset();
+  RunReport report = runMeasurement(kernel);
   if (report.ok() || isInputFault(report.status))
-    return;
-  evaluation.status = RunStatus::InvalidInput;
-  evaluation.message = "the module fails without the actions: " +
-                       runStatusName(report.status).str() + " in `default`, the baseline: " +
-                       report.message;
+    return std::nullopt;
+  return (runStatusName(report.status) + ": " + report.message).str();
+}
+
+std::optional<std::string> failureOfDefault(const RunRequest &kernel) {
+  std::optional<std::string> failure = failureToLower(kernel, "default");
+  if (!failure)
+    return std::nullopt;
+  // "lowering-failed: ..." as "lowering-failed in `default`, the baseline: ..."
+  auto [status, message] = llvm::StringRef(*failure).split(": ");
+  return ("the module fails without the actions: " + status + " in `default`, the baseline: " +
+          message)
+      .str();
 }
 
 /// \p value as text that reads back as the same double: what a cache key
@@ -268,8 +276,15 @@ Evaluation Evaluator::evaluate(llvm::ArrayRef<const Action *> actions) {
   RunReport lowered = runMeasurement(lowering);
   if (!lowered.ok()) {
     takeStatus(result, lowered);
-    if (!isInputFault(result.status))
-      blameTheModuleIfDefaultFails(result, lowering);
+    // Code of the actions that does not lower says nothing against them
+    // when `default`'s does not either (an op no pipeline lowers, such as a
+    // dynamic vector.insert): then the module is at fault. (Not asked after
+    // a timeout: default's lowering would take as long again.)
+    if (result.status == RunStatus::LoweringFailed)
+      if (std::optional<std::string> without = failureOfDefault(kernel)) {
+        result.status = RunStatus::InvalidInput;
+        result.message = std::move(*without);
+      }
     return result;
   }
   // The same code on other sizes or scalar values is another measurement.

@@ -835,6 +835,25 @@ Reply Service::optimize(llvm::StringRef body) {
       evaluation.status = episode->status;
       evaluation.message = episode->message;
     }
+    // An episode whose pass failed is the policy's fault where another
+    // plan lowers the module. Where neither `default` nor the policy's own
+    // plan (which passes over failing actions, as `mqss select`'s does)
+    // lowers it, the module is at fault: an op MLIR 19 cannot bufferize or
+    // lower whatever the passes (ml_program.global_load_const).
+    if (evaluation.status == RunStatus::PassFailed || evaluation.status == RunStatus::Crash)
+      if (std::optional<std::string> without = failureOfDefault(kernel)) {
+        std::string model;
+        {
+          std::lock_guard<std::mutex> lock(modelMutex);
+          model = modelPath;
+        }
+        RunRequest planned = kernel;
+        usePolicyPipelines(planned);
+        if (failureToLower(planned, "policy:" + model)) {
+          evaluation.status = RunStatus::InvalidInput;
+          evaluation.message = std::move(*without);
+        }
+      }
     episode->speedup = evaluation.speedup;
     episode->reward = rewardFor(evaluation.status, evaluation.speedup, 0.005);
     episode->status = evaluation.status;

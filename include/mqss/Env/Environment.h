@@ -19,6 +19,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,17 @@ struct Evaluation {
   /// dead-band): what a search ranks by; the speedup for `runtime`.
   double score = 0;
 };
+
+/// Lowers \p kernel's module with `default`'s pipeline alone (no JIT, no
+/// runs): the failure, said as the module's ("the module fails without the
+/// actions: ..."), or none when it lowers (or fails on the input as given).
+/// Where a sequence of actions failed, this tells the module's fault from
+/// the actions'.
+std::optional<std::string> failureOfDefault(const RunRequest &kernel);
+/// Lowers \p kernel's module with \p pipeline (a name its resolver knows:
+/// `default`, `policy:MODEL`, ...) and no JIT or run: "status: message" of
+/// the failure, or none when it lowers (or fails on the input as given).
+std::optional<std::string> failureToLower(RunRequest kernel, llvm::StringRef pipeline);
 
 /// Measures action sequences on one kernel against `default`, consulting and
 /// filling the measurement cache.
