@@ -197,11 +197,17 @@ std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool a
 /// \p message from the harness, which names its command-line options, with
 /// the request fields that say the same.
 std::string withRequestFields(llvm::StringRef message) {
-  if (!advisesRunOptions(message))
-    return message.str();
-  return (message + " (in a request: \"entry\": NAME, \"shapes\": {\"argN\": [sizes]}, "
-                    "\"args\": {\"argN\": value}, with \"measure\": true)")
-      .str();
+  std::string said = message.str();
+  if (advisesRunOptions(message))
+    said += " (in a request: \"entry\": NAME, \"shapes\": {\"argN\": [sizes]}, "
+            "\"args\": {\"argN\": value}, with \"measure\": true)";
+  // Limits and levels the harness's advice names that a request cannot set.
+  if (message.contains("--timeout-s") || message.contains("--memory-limit-mb"))
+    said += " (here the limits are the server's: mqss serve --child-timeout-s and its memory "
+            "limit per child; a request cannot raise them)";
+  if (message.contains("--llvm-opt"))
+    said += " (a request cannot set the LLVM level: the plan's finish action does)";
+  return said;
 }
 
 std::string printModule(mlir::ModuleOp module) {

@@ -269,6 +269,8 @@ def main():
         m = body.get("measured", {})
         check(status == 200 and m.get("status") == "invalid-input" and "out-of-memory in making its inputs" in m.get("message", ""),
               "inputs too big for memory: %s %s" % (status, m))
+        check("--memory-limit-mb" not in m.get("message", "") or "the limits are the server's" in m.get("message", ""),
+              "a limit the harness names is said to be the server's: %s" % m.get("message"))
         status, body = server.request("POST", "/v1/optimize", {"ir": scaling, "target": "x86-avx2", "measure": True,
                                                                "shapes": {"arg0": ["many"]}}, token)
         check(status == 400 and "not a whole number" in body.get("error", ""), "a malformed size: %s %s" % (status, body))
