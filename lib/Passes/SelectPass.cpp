@@ -131,6 +131,14 @@ public:
       mlir::emitError(where) << "mqss-select: " << llvm::toString(selection.takeError());
       return signalPassFailure();
     }
+    // An action a plan left out because it failed here (tensor.bufferize
+    // on an op MLIR 19 cannot bufferize) leaves IR the next step may fail
+    // on: said as `mqss select` says it, not only among remarks.
+    for (const FunctionSelection &function : selection->functions)
+      if (llvm::StringRef(function.note).contains("left out"))
+        if (auto decided = module.lookupSymbol<mlir::func::FuncOp>(function.name))
+          mlir::emitWarning(decided.getLoc())
+              << "mqss-select: @" << function.name << " " << function.note;
     if (!remarks)
       return;
     auto remark = mlir::emitRemark(module.getLoc()) << "mqss-select: ";
