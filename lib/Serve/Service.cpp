@@ -775,7 +775,15 @@ Reply Service::pipeline(llvm::StringRef body) {
           return selection.takeError();
         llvm::json::Object reply = selectionJson(*selection);
         reply["fallback"] = false;
-        if (std::string note = selection->pastingNote(module); !note.empty())
+        std::string note = selection->pastingNote(module);
+        // The schedule library's path is the server's: elsewhere it is not.
+        std::optional<llvm::StringRef> pipeline = reply.getString("pipeline");
+        if (pipeline && pipeline->contains("transform-preload-library{"))
+          note += std::string(note.empty() || note.back() == '\n' ? "" : "\n") +
+                  "the pipeline preloads mqss's schedule library from a path on the server: "
+                  "elsewhere, replace it with that machine's copy (mqss select there writes "
+                  "one, under $MQSS_CACHE_DIR or ~/.cache/mqss)";
+        if (!note.empty())
           reply["pipeline_note"] = note;
         return reply;
       });

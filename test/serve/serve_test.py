@@ -197,6 +197,9 @@ def main():
                                          "--target=x86-avx2", "--emit=json"],
                                         capture_output=True, text=True, check=True).stdout)
         check(body.get("actions") == cli["functions"][0]["actions"], "pipeline matches mqss select")
+        check(("transform-preload-library{" in body.get("pipeline", ""))
+              == ("schedule library from a path on the server" in body.get("pipeline_note", "")),
+              "a preloaded library's server path is noted: %s" % body.get("pipeline_note"))
         check(body.get("actions", [None])[0] == first, "pipeline starts with select's pass")
 
         # A kernel far smaller than the training kernels gets default's plan,
