@@ -218,11 +218,7 @@ void CompiledKernel::restoreGlobals() const {
     std::memcpy(global.address, global.initial.data(), global.initial.size());
 }
 
-/// LLVM's code generators cannot select its matrix intrinsics (what
-/// vector.matrix_multiply and vector.flat_transpose become): its optimization
-/// pipelines lower them only under -enable-matrix, off by default, and not
-/// at all at O0. Lowers them where \p module uses them.
-static void lowerMatrixIntrinsics(llvm::Module &module, llvm::TargetMachine *machine) {
+void lowerMatrixIntrinsics(llvm::Module &module, llvm::TargetMachine *machine) {
   if (llvm::none_of(module.functions(), [](const llvm::Function &function) {
         return function.getIntrinsicID() == llvm::Intrinsic::matrix_multiply ||
                function.getIntrinsicID() == llvm::Intrinsic::matrix_transpose ||

@@ -15,6 +15,7 @@
 #include "mqss/IR/Diagnostics.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/Runtime/Buffers.h"
+#include "mqss/Runtime/Jit.h"
 #include "mqss/Runtime/Pipeline.h"
 #include "mqss/Selector/Selector.h"
 
@@ -189,6 +190,8 @@ Error printLLVMIR(mlir::ModuleOp module, raw_ostream &os) {
                              "cannot translate the lowered module to LLVM IR (an op with "
                              "no LLVM translation for a CPU is left):\n" +
                                  StringRef(diagnostics.text()).rtrim());
+  // As the JIT does: llc and lli cannot select LLVM's matrix intrinsics.
+  lowerMatrixIntrinsics(*llvmModule);
   llvmModule->print(os, nullptr);
   return Error::success();
 }

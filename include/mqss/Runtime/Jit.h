@@ -17,8 +17,19 @@
 namespace mlir {
 class ExecutionEngine;
 } // namespace mlir
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
 
 namespace mqss {
+
+/// Lowers LLVM's matrix intrinsics (what vector.matrix_multiply and
+/// vector.flat_transpose become) where \p module uses them: LLVM's code
+/// generators cannot select them, and its optimization pipelines lower them
+/// only under -enable-matrix. The JIT does it before optimizing; LLVM IR
+/// printed for other tools needs it too.
+void lowerMatrixIntrinsics(llvm::Module &module, llvm::TargetMachine *machine = nullptr);
 
 struct JitOptions {
   /// LLVM optimisation and codegen level, 0-3.
