@@ -211,7 +211,7 @@ static void takeStatus(Evaluation &evaluation, const RunReport &report) {
   }
 }
 
-std::optional<std::string> failureToLower(RunRequest kernel, llvm::StringRef pipeline) {
+std::optional<RunReport> failureToLower(RunRequest kernel, llvm::StringRef pipeline) {
   if (!kernel.resolvePipeline)
     useNamedPipelines(kernel);
   kernel.pipeline = pipeline.str();
@@ -220,17 +220,15 @@ std::optional<std::string> failureToLower(RunRequest kernel, llvm::StringRef pip
   RunReport report = runMeasurement(kernel);
   if (report.ok() || isInputFault(report.status))
     return std::nullopt;
-  return (runStatusName(report.status) + ": " + report.message).str();
+  return report;
 }
 
 std::optional<std::string> failureOfDefault(const RunRequest &kernel) {
-  std::optional<std::string> failure = failureToLower(kernel, "default");
+  std::optional<RunReport> failure = failureToLower(kernel, "default");
   if (!failure)
     return std::nullopt;
-  // "lowering-failed: ..." as "lowering-failed in `default`, the baseline: ..."
-  auto [status, message] = llvm::StringRef(*failure).split(": ");
-  return ("the module fails without the actions: " + status + " in `default`, the baseline: " +
-          message)
+  return ("the module fails without the actions: " + runStatusName(failure->status) +
+          " in `default`, the baseline: " + failure->message)
       .str();
 }
 

@@ -102,9 +102,9 @@ struct Evaluation {
 /// the actions'.
 std::optional<std::string> failureOfDefault(const RunRequest &kernel);
 /// Lowers \p kernel's module with \p pipeline (a name its resolver knows:
-/// `default`, `policy:MODEL`, ...) and no JIT or run: "status: message" of
-/// the failure, or none when it lowers (or fails on the input as given).
-std::optional<std::string> failureToLower(RunRequest kernel, llvm::StringRef pipeline);
+/// `default`, `policy:MODEL`, ...) and no JIT or run: the failure's report,
+/// or none when it lowers (or fails on the input as given).
+std::optional<RunReport> failureToLower(RunRequest kernel, llvm::StringRef pipeline);
 
 /// Measures action sequences on one kernel against `default`, consulting and
 /// filling the measurement cache.
