@@ -135,7 +135,7 @@ public:
     // on an op MLIR 19 cannot bufferize) leaves IR the next step may fail
     // on: said as `mqss select` says it, not only among remarks.
     for (const FunctionSelection &function : selection->functions)
-      if (llvm::StringRef(function.note).contains("left out"))
+      if (!function.leftOut.empty())
         if (auto decided = module.lookupSymbol<mlir::func::FuncOp>(function.name))
           mlir::emitWarning(decided.getLoc())
               << "mqss-select: @" << function.name << " " << function.note;

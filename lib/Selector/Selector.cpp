@@ -678,14 +678,13 @@ Selector::decideFunction(llvm::StringRef name, const Scratch &source, double &pa
     decided.chosen = "default";
     decided.note = belowRange;
   }
-  std::vector<std::string> leftOut; // default's actions that failed here
   auto defaultStart = Clock::now();
   auto actions = belowRange.empty()
                      ? plan(*scratch, *policyImpl, opts.target, opts.maxSteps, observer)
-                     : planDefault(*scratch, &leftOut);
+                     : planDefault(*scratch, &decided.leftOut);
   if (!belowRange.empty()) // default's plan is its passes, run as it goes
     passMicros += microsSince(defaultStart);
-  for (const std::string &why : leftOut)
+  for (const std::string &why : decided.leftOut)
     decided.note += "; " + why;
   if (actions && !belowRange.empty())
     actions->push_back(lookupAction("finish-O3")); // as the policy's plans end

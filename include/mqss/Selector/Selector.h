@@ -99,8 +99,12 @@ struct FunctionSelection {
   std::vector<double> decisionMicros; ///< per decision: features + inference
   /// "policy", or "default" when the function is below the training range.
   std::string chosen = "policy";
-  /// Why it was not the policy's plan (empty when it was).
+  /// Why it was not the policy's plan (empty when it was), followed by
+  /// leftOut's entries.
   std::string note;
+  /// Actions the plan passed over because they failed here, each as "left
+  /// out NAME: why": the IR they would have changed is left as it was.
+  std::vector<std::string> leftOut;
 };
 
 struct Selection {
