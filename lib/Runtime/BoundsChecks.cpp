@@ -63,11 +63,9 @@ public:
   void viewWithin(memref::ReinterpretCastOp view, Value offset, ValueRange sizes,
                   ValueRange strides) {
     auto [viewFirst, viewLast, viewEmpty] =
-        reach(builder.create<arith::ConstantIndexOp>(loc, 0),
-              values(view.getMixedOffsets()).front(), values(view.getMixedSizes()),
+        reach(values(view.getMixedOffsets()).front(), values(view.getMixedSizes()),
               values(view.getMixedStrides()));
-    auto [first, last, empty] =
-        reach(builder.create<arith::ConstantIndexOp>(loc, 0), offset, sizes, strides);
+    auto [first, last, empty] = reach(offset, sizes, strides);
     Value within = builder.create<arith::AndIOp>(
         loc, builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, viewFirst, first),
         builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, viewLast, last));
@@ -88,10 +86,10 @@ private:
   /// The first and last element a memref reaches (from \p offset, along
   /// each dimension in the direction of its stride), and whether it has
   /// none (a size of 0).
-  std::tuple<Value, Value, Value> reach(Value zero, Value offset, ValueRange sizes,
-                                        ValueRange strides) {
+  std::tuple<Value, Value, Value> reach(Value offset, ValueRange sizes, ValueRange strides) {
     Value first = offset, last = offset;
     Value empty = builder.create<arith::ConstantIntOp>(loc, 0, 1);
+    Value zero = builder.create<arith::ConstantIndexOp>(loc, 0);
     Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
     for (auto [size, stride] : llvm::zip(sizes, strides)) {
       empty = builder.create<arith::OrIOp>(
