@@ -85,9 +85,14 @@ static llvm::Error writeScheduleLibrary(const std::string &path) {
   return llvm::Error::success();
 }
 
+/// The pipeline element that preloads a transform library, up to its paths.
+static constexpr llvm::StringLiteral kPreload = "transform-preload-library{";
+
 static std::string preloadElement(llvm::StringRef libraryPath) {
-  return ("transform-preload-library{transform-library-paths=" + libraryPath + "}").str();
+  return (kPreload + "transform-library-paths=" + libraryPath + "}").str();
 }
+
+bool preloadsLibrary(llvm::StringRef pipeline) { return pipeline.contains(kPreload); }
 
 llvm::Expected<std::string> pipelineForActions(llvm::ArrayRef<const Action *> actions) {
   std::string pipeline;
@@ -201,7 +206,7 @@ llvm::Expected<std::string> prepareForStages(mlir::ModuleOp module) {
 
 /// Takes a leading preload of the schedule library off \p pipeline.
 static std::string takeLeadingPreload(llvm::StringRef &pipeline) {
-  if (!pipeline.starts_with("transform-preload-library{"))
+  if (!pipeline.starts_with(kPreload))
     return "";
   size_t end = pipeline.find('}') + 1;
   std::string preload = pipeline.take_front(end).str();

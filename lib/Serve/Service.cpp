@@ -778,7 +778,7 @@ Reply Service::pipeline(llvm::StringRef body) {
         std::string note = selection->pastingNote(module);
         // The schedule library's path is the server's: elsewhere it is not.
         std::optional<llvm::StringRef> pipeline = reply.getString("pipeline");
-        if (pipeline && pipeline->contains("transform-preload-library{"))
+        if (pipeline && preloadsLibrary(*pipeline))
           note += std::string(note.empty() || note.back() == '\n' ? "" : "\n") +
                   "the pipeline preloads mqss's schedule library from a path on the server: "
                   "elsewhere, replace it with that machine's copy (mqss select there writes "

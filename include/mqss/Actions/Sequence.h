@@ -45,6 +45,11 @@ bool needsPreparation(mlir::ModuleOp module);
 /// that `tensor.bufferize` fails on it. It runs no pass.
 bool hasUnbufferizableTensorOp(mlir::ModuleOp module);
 
+/// Whether \p pipeline (textual, nested or not) preloads a transform
+/// library, as pipelines using mqss's schedules do, from a path on the
+/// machine that made them.
+bool preloadsLibrary(llvm::StringRef pipeline);
+
 /// \p preparation (from prepareForStages), then \p pipeline, preloading the
 /// schedule library once, first, when either does.
 std::string joinAfterPreparation(llvm::StringRef preparation, llvm::StringRef pipeline);
