@@ -317,6 +317,7 @@ struct Service::Worker {
         options.modelPath = service.modelPath;
       }
       options.target = target.str();
+      options.deferBelowTrainingRange = service.opts.smallKernelsToDefault;
       auto created = Selector::create(options);
       if (!created)
         return created.takeError();
@@ -795,6 +796,33 @@ Reply Service::pipeline(llvm::StringRef body) {
   return Reply{200, std::move(*result)};
 }
 
+/// The measurement of a small kernel's served plan (\p served, a reply of
+/// selectionJson), said by \p toJson, with a note of why it is `default`'s
+/// plan (\p belowRange) and not the policy's episode.
+template <typename ToJson>
+static llvm::json::Object measureServed(const RunRequest &kernel, Store *store,
+                                        const llvm::json::Object &served, ToJson toJson,
+                                        const std::string &belowRange) {
+  std::string note = belowRange + "; that plan was measured, and the policy played no episode "
+                                  "(the server's --small-kernels=policy plays one)";
+  const llvm::json::Array *names = served.getArray("actions");
+  if (!names)
+    return llvm::json::Object{
+        {"status", "unmeasured"},
+        {"message", "the functions got different plans, which one measurement cannot run: "
+                    "measure a module holding one of them"},
+        {"note", note}};
+  std::vector<const Action *> actions;
+  for (const llvm::json::Value &name : *names)
+    if (std::optional<llvm::StringRef> text = name.getAsString())
+      if (const Action *action = lookupAction(*text))
+        actions.push_back(action);
+  Evaluator evaluator(kernel, store);
+  llvm::json::Object measured = toJson(evaluator.evaluate(actions));
+  measured["note"] = note;
+  return measured;
+}
+
 Reply Service::optimize(llvm::StringRef body) {
   auto prepared = prepare(body, /*allowPrevious=*/false);
   if (auto *bad = std::get_if<Reply>(&prepared))
@@ -814,12 +842,32 @@ Reply Service::optimize(llvm::StringRef body) {
   record.fallback = fallback;
   record.status = "unmeasured";
 
-  // What to serve, and (measured) the policy's own episode.
+  // What to serve, and (measured) the policy's own episode. A kernel below
+  // the model's training range is served `default`'s plan, as /v1/pipeline
+  // serves it: that plan is measured, and the policy plays no episode there
+  // (nothing to learn from, nothing for the safety net).
   std::vector<const Action *> served;
   llvm::json::Object measured;
   std::optional<Episode> episode;
   bool inputFault = false;
-  if (request.measure) {
+  std::string belowRange =
+      request.measure && !fallback ? selector.belowTrainingRange(*p.module) : "";
+  auto measuredJson = [&](const Evaluation &evaluation) {
+    record.status = std::string(runStatusName(evaluation.status));
+    record.baselineMs = evaluation.defaultMs;
+    record.chosenMs = evaluation.runtimeMs;
+    record.speedup = evaluation.speedup;
+    llvm::json::Object json{{"status", record.status},
+                            {"baseline", "default"},
+                            {"baseline_ms", evaluation.defaultMs},
+                            {"runtime_ms", evaluation.runtimeMs},
+                            {"speedup", evaluation.speedup},
+                            {"cached", evaluation.cached}};
+    if (!evaluation.message.empty())
+      json["message"] = inClientTerms(p, withRequestFields(evaluation.message));
+    return json;
+  };
+  if (request.measure && belowRange.empty()) {
     EpisodeOptions episodeOptions;
     episodeOptions.greedy = true;
     episodeOptions.epsilon = opts.explore;
@@ -880,20 +928,9 @@ Reply Service::optimize(llvm::StringRef body) {
     registry.increment("mqss_measured_episodes_total", {{"target", request.target}});
     if (record.explored)
       registry.increment("mqss_explored_total");
-    record.status = std::string(runStatusName(evaluation.status));
-    record.baselineMs = evaluation.defaultMs;
-    record.chosenMs = evaluation.runtimeMs;
-    record.speedup = evaluation.speedup;
     record.reward = episode->reward;
-    measured = llvm::json::Object{{"status", record.status},
-                                  {"baseline", "default"},
-                                  {"baseline_ms", evaluation.defaultMs},
-                                  {"runtime_ms", evaluation.runtimeMs},
-                                  {"speedup", evaluation.speedup},
-                                  {"reward", episode->reward},
-                                  {"cached", evaluation.cached}};
-    if (!evaluation.message.empty())
-      measured["message"] = inClientTerms(p, withRequestFields(evaluation.message));
+    measured = measuredJson(evaluation);
+    measured["reward"] = episode->reward;
     if (!fallback && evaluation.status == RunStatus::Ok)
       served = episode->actions;
   }
@@ -903,7 +940,7 @@ Reply Service::optimize(llvm::StringRef body) {
   // unless it failed or the target is on its fallback. A measurement that
   // failed on the client's input says nothing against the policy: its
   // unmeasured choice is served, as without "measure".
-  bool useFallback = fallback || (request.measure && served.empty() && !inputFault);
+  bool useFallback = fallback || (episode && served.empty() && !inputFault);
   record.fallback = useFallback; // what the reply says was served
   auto result = runOnModuleInChild(
       kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
@@ -939,6 +976,8 @@ Reply Service::optimize(llvm::StringRef body) {
       });
   if (!result)
     return childFailed(p, result.takeError());
+  if (!belowRange.empty())
+    measured = measureServed(kernel, w.store.get(), *result, measuredJson, belowRange);
 
   // Log the measured episode as a trajectory, and every optimize as served.
   countDecisions(registry, *result);

@@ -147,8 +147,12 @@ def main():
     shipped = os.path.join(src, "models", "default.pt")
     with open(shipped, "rb") as f, open(served_model, "wb") as g:
         g.write(f.read())
+    # The policy plays small modules too (--small-kernels=policy): the safety
+    # net, its recovery and retraining are driven by their episodes. The
+    # small-kernel rule is checked on a server of its own below.
     server = Server(mqss, db, "--token=" + token, "--max-body-mb=1", "--read-timeout-s=1",
-                    "--explore=0", "--measure-reps=3", "--model=" + served_model)
+                    "--explore=0", "--measure-reps=3", "--model=" + served_model,
+                    "--small-kernels=policy")
     try:
         # Authentication: only /healthz is open.
         status, body = server.request("GET", "/healthz")
@@ -201,35 +205,6 @@ def main():
               == ("schedule library from a path on the server" in body.get("pipeline_note", "")),
               "a preloaded library's server path is noted: %s" % body.get("pipeline_note"))
         check(body.get("actions", [None])[0] == first, "pipeline starts with select's pass")
-
-        # A kernel far smaller than the training kernels gets default's plan,
-        # one step at a time as well as whole.
-        status, body = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"}, token)
-        cli = json.loads(subprocess.run([mqss, "select", os.path.join(src, "test", "Inputs", "small_matmul.mlir"),
-                                         "--target=x86-avx2", "--emit=json"],
-                                        capture_output=True, text=True, check=True).stdout)
-        check(status == 200 and body.get("chosen") == "default" and "trained on" in body.get("note", "")
-              and body.get("pass") == cli["functions"][0]["actions"][0],
-              "a small kernel's select is default's first action: %s %s" % (body, cli["functions"][0]["actions"]))
-        # One pass at a time follows the plan /v1/pipeline gives whole: to the
-        # step limit (the policy's plan for dynamic sizes), for a small kernel
-        # whose op count tiling makes unknown (default's plan), and past an
-        # action default's plan left out (a tiling a dependence forbade then).
-        # A module with an unused declaration returning a tensor (which
-        # one-shot bufferization refuses) is prepared by removing it.
-        for name in ("dynamic.mlir", "static_counter.mlir", "conv_relu_payload.mlir",
-                     "unused_tensor_declaration.mlir"):
-            ir = read(os.path.join(src, "test", "Inputs", name))
-            status, body = server.request("POST", "/v1/pipeline", {"ir": ir, "target": "x86-avx2"}, token)
-            plan = body.get("actions") or []
-            chain, last = select_chain(server, ir, token, 20)
-            check(status == 200 and plan and chain == plan,
-                  "the select chain of %s is its pipeline %s: %s (last %s)" % (name, plan, chain, last))
-            if name.startswith("unused"):
-                check(last.get("preparation") == "symbol-dce", "the preparation removes the declaration: %s" % last)
-                check("symbol-dce" in body.get("pipeline_note", ""), "the pipeline says what pasting needs: %s" % body)
-            else:
-                check("pipeline_note" not in body, "no pasting note on %s: %s" % (name, body))
 
         # /v1/optimize, unmeasured and measured.
         status, body = server.request("POST", "/v1/optimize", {"ir": small, "target": "x86-avx2"}, token)
@@ -626,6 +601,60 @@ def main():
         check(len(runs) == 3 and runs[1][0] == 0 and runs[2][0] == 1, "A/B comparisons stored: %s" % runs)
     finally:
         server.stop()
+
+    # The small-kernel rule, as the server applies it by default.
+    plain_db = os.path.join(work, "plain.db")
+    plain = Server(mqss, plain_db, "--explore=0.5", "--measure-reps=3")
+    try:
+        # A kernel far smaller than the training kernels gets default's plan,
+        # one step at a time as well as whole.
+        status, body = plain.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"})
+        cli = json.loads(subprocess.run([mqss, "select", os.path.join(src, "test", "Inputs", "small_matmul.mlir"),
+                                         "--target=x86-avx2", "--emit=json"],
+                                        capture_output=True, text=True, check=True).stdout)
+        check(status == 200 and body.get("chosen") == "default" and "trained on" in body.get("note", "")
+              and body.get("pass") == cli["functions"][0]["actions"][0],
+              "a small kernel's select is default's first action: %s %s" % (body, cli["functions"][0]["actions"]))
+        # One pass at a time follows the plan /v1/pipeline gives whole: to the
+        # step limit (the policy's plan for dynamic sizes), for a small kernel
+        # whose op count tiling makes unknown (default's plan), and past an
+        # action default's plan left out (a tiling a dependence forbade then).
+        # A module with an unused declaration returning a tensor (which
+        # one-shot bufferization refuses) is prepared by removing it.
+        for name in ("dynamic.mlir", "static_counter.mlir", "conv_relu_payload.mlir",
+                     "unused_tensor_declaration.mlir"):
+            ir = read(os.path.join(src, "test", "Inputs", name))
+            status, body = plain.request("POST", "/v1/pipeline", {"ir": ir, "target": "x86-avx2"})
+            plan = body.get("actions") or []
+            chain, last = select_chain(plain, ir, None, 20)
+            check(status == 200 and plan and chain == plan,
+                  "the select chain of %s is its pipeline %s: %s (last %s)" % (name, plan, chain, last))
+            if name.startswith("unused"):
+                check(last.get("preparation") == "symbol-dce", "the preparation removes the declaration: %s" % last)
+                check("symbol-dce" in body.get("pipeline_note", ""), "the pipeline says what pasting needs: %s" % body)
+            else:
+                check("pipeline_note" not in body, "no pasting note on %s: %s" % (name, body))
+
+        # A measured optimize of a small kernel measures the plan it serves,
+        # default's, and plays no episode: no trajectory, no safety-net reward.
+        status, body = plain.request("POST", "/v1/optimize", {"ir": small, "target": "x86-avx2", "measure": True})
+        m = body.get("measured", {})
+        _, planned = plain.request("POST", "/v1/pipeline", {"ir": small, "target": "x86-avx2"})
+        check(status == 200 and m.get("status") == "ok" and m.get("runtime_ms", 0) > 0
+              and "policy played no episode" in m.get("note", "") and "reward" not in m
+              and body.get("actions") == planned.get("actions") and body.get("explored") is False,
+              "a small kernel's measured optimize measures default's plan: %s %s"
+              % ({k: v for k, v in body.items() if k != "ir"}, planned.get("actions")))
+        _, text = plain.request("GET", "/metrics")
+        check("mqss_measured_episodes_total{" not in text, "no episode played for a small kernel")
+        con = sqlite3.connect(plain_db)
+        trajectories = con.execute("SELECT count(*) FROM trajectories").fetchone()[0]
+        served = con.execute("SELECT status FROM served WHERE endpoint = '/v1/optimize'").fetchall()
+        con.close()
+        check(trajectories == 0 and served == [("ok",)],
+              "a small kernel's measurement is served, not learned from: %d %s" % (trajectories, served))
+    finally:
+        plain.stop()
 
     # Without a token every endpoint is open; binding defaults to loopback.
     open_server = Server(mqss, db, "--child-timeout-s=0.3")

@@ -47,6 +47,12 @@ static cl::opt<double> childTimeout("child-timeout-s",
 static cl::opt<unsigned> measureReps("measure-reps",
                                      cl::desc("Timed rounds of a measured /v1/optimize"),
                                      cl::init(5), cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<std::string> smallKernels(
+    "small-kernels",
+    cl::desc("A kernel executing under half the ops of the smallest one the model was trained "
+             "on gets `default`'s plan (default; a measured /v1/optimize then measures that "
+             "plan and plays no episode) or the policy's (policy)"),
+    cl::init("default"), cl::sub(serveCommand), cl::cat(category()));
 
 int serveMain() {
   auto fail = [](const Twine &message) {
@@ -62,6 +68,8 @@ int serveMain() {
   if (maxBodyMb == 0 || readTimeout <= 0 || childTimeout <= 0 || measureReps == 0)
     return fail("--max-body-mb, --read-timeout-s, --child-timeout-s and --measure-reps must "
                 "be positive");
+  if (smallKernels != "default" && smallKernels != "policy")
+    return fail("--small-kernels must be default or policy, not '" + smallKernels + "'");
   ServeOptions options;
   options.host = host;
   options.port = port;
@@ -73,6 +81,7 @@ int serveMain() {
       options.token = fromEnvironment;
   options.threads = threads;
   options.explore = explore;
+  options.smallKernelsToDefault = smallKernels == "default";
   options.maxBodyBytes = uint64_t(maxBodyMb) << 20;
   options.readTimeoutSeconds = readTimeout;
   options.childTimeoutSeconds = childTimeout;

@@ -267,6 +267,11 @@ public:
   llvm::Expected<std::vector<DecisionExplanation>>
   explain(mlir::ModuleOp module, unsigned topK = 3, std::vector<std::string> *notes = nullptr);
 
+  /// Why every function of \p module with a body gets `default`'s plan
+  /// rather than the policy's (SelectorOptions::deferBelowTrainingRange):
+  /// the first one's reason, else "".
+  std::string belowTrainingRange(mlir::ModuleOp module) const;
+
   const SelectorOptions &options() const { return opts; }
   std::string modelPath() const;
   Policy &policy() { return *policyImpl; }
@@ -314,9 +319,6 @@ private:
   /// executedOpsByFunction(\p module) when the deferral rule applies and
   /// \p module has functions to cut apart: taken before any is moved out.
   FunctionOps calleeOps(mlir::ModuleOp module) const;
-  /// The same for a whole module: a reason when every function with a body
-  /// is below the range, else "".
-  std::string belowTrainingRange(mlir::ModuleOp module) const;
   llvm::Error install(mlir::ModuleOp module,
                       std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results,
                       Selection &selection);

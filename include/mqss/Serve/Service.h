@@ -37,6 +37,9 @@ struct ServeOptions {
   std::string token;     ///< empty: no authentication
   unsigned threads = 2;
   double explore = 0.05; ///< probability of an exploratory action in measured optimizes
+  /// A kernel below the model's training range gets `default`'s plan, as
+  /// `mqss select --small-kernels=default` gives it; false: the policy's.
+  bool smallKernelsToDefault = true;
   uint64_t maxBodyBytes = 8ull << 20;
   double readTimeoutSeconds = 5;
   double childTimeoutSeconds = 60;
