@@ -21,7 +21,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
+#include <mutex>
 #include <thread>
 
 namespace mqss {
@@ -118,6 +120,40 @@ std::string contentType(llvm::StringRef path) {
 }
 } // namespace
 
+namespace {
+/// The requests that parse, run passes or measure (the POST endpoints):
+/// at most --threads at once. The pool has kLightThreads threads more, so
+/// /healthz, /metrics and the dashboard are answered while all are busy.
+class BusySlots {
+public:
+  explicit BusySlots(unsigned count) : free(count) {}
+  /// One slot, from construction to destruction.
+  struct Held {
+    explicit Held(BusySlots &slots) : slots(slots) { slots.acquire(); }
+    ~Held() { slots.release(); }
+    BusySlots &slots;
+  };
+  void acquire() {
+    std::unique_lock<std::mutex> lock(mutex);
+    freed.wait(lock, [&] { return free > 0; });
+    --free;
+  }
+  void release() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      ++free;
+    }
+    freed.notify_one();
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable freed;
+  unsigned free;
+};
+constexpr unsigned kLightThreads = 2;
+} // namespace
+
 int runServer(const ServeOptions &options) {
   auto created = Service::create(options);
   if (!created) {
@@ -128,9 +164,9 @@ int runServer(const ServeOptions &options) {
   Metrics &metrics = service.metrics();
 
   httplib::Server server;
-  server.new_task_queue = [threads = std::max(1u, options.threads)] {
-    return new httplib::ThreadPool(threads);
-  };
+  unsigned threads = std::max(1u, options.threads);
+  BusySlots busy(threads);
+  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads + kLightThreads); };
   server.set_payload_max_length(options.maxBodyBytes);
   auto seconds = [](double s) { return std::chrono::microseconds(int64_t(s * 1e6)); };
   server.set_read_timeout(seconds(options.readTimeoutSeconds));
@@ -218,8 +254,10 @@ int runServer(const ServeOptions &options) {
         reply = Reply{response.status == 413 ? 413 : 400,
                       llvm::json::Object{
                           {"error", unreadRequestMessage(request, response.status, options)}}};
-      else
+      else {
+        BusySlots::Held held(busy);
         reply = handler(body);
+      }
       if (late || !read)
         response.set_header("Connection", "close"); // the rest of the body is unread
       sendJson(response, reply);

@@ -604,8 +604,27 @@ def main():
 
     # The small-kernel rule, as the server applies it by default.
     plain_db = os.path.join(work, "plain.db")
-    plain = Server(mqss, plain_db, "--explore=0.5", "--measure-reps=3")
+    plain = Server(mqss, plain_db, "--explore=0.5", "--measure-reps=3", "--threads=1")
     try:
+        # /healthz is answered while the one worker is busy (planning 5,000
+        # functions takes about a second), not after it.
+        fn = ("func.func @f%d(%%a: memref<64xf32>, %%b: memref<64xf32>) {\n  affine.for %%i = 0 to 64 {\n"
+              "    %%v = affine.load %%a[%%i] : memref<64xf32>\n    %%w = arith.addf %%v, %%v : f32\n"
+              "    affine.store %%w, %%b[%%i] : memref<64xf32>\n  }\n  return\n}\n")
+        many = "".join(fn % k for k in range(5000))
+        ended = {}
+
+        def busy():
+            ended["status"], _ = plain.request("POST", "/v1/pipeline", {"ir": many, "target": "x86-avx2"})
+            ended["busy"] = time.time()
+        worker = threading.Thread(target=busy)
+        worker.start()
+        time.sleep(0.3)
+        status, _ = plain.request("GET", "/healthz")
+        ended["health"] = time.time()
+        worker.join()
+        check(status == 200 and ended["status"] == 200 and ended["health"] < ended["busy"],
+              "/healthz is answered while the worker is busy: %s" % ended)
         # A kernel far smaller than the training kernels gets default's plan,
         # one step at a time as well as whole.
         status, body = plain.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"})
