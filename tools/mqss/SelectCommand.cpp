@@ -133,9 +133,19 @@ struct Loaded {
 };
 
 /// Prints why the module could not be loaded, as mlir-opt would.
-void reportLoadError(Error error) {
-  std::string diagnostics = toString(std::move(error));
-  errs() << diagnostics;
+void reportLoadError(StringRef tool, Error error) {
+  // A file that cannot be read is the tool's error, said as its others are;
+  // diagnostics of the module's text carry their file:line:col.
+  bool unreadable = false;
+  std::string diagnostics;
+  handleAllErrors(
+      std::move(error),
+      [&](const LoadError &load) {
+        unreadable = load.kind == LoadFailure::Io;
+        diagnostics = load.diagnostics;
+      },
+      [&](const ErrorInfoBase &other) { diagnostics = other.message(); });
+  errs() << (unreadable ? tool + ": " : Twine()) << diagnostics;
   if (jsonErrors)
     printJsonError(StringRef(diagnostics).rtrim());
 }
@@ -163,7 +173,7 @@ std::optional<Loaded> load(StringRef tool, StringRef path, SelectorOptions optio
   if (!parse) {
     auto source = readModuleFile(path);
     if (!source) {
-      reportLoadError(source.takeError());
+      reportLoadError(tool, source.takeError());
       return std::nullopt;
     }
     loaded.source = std::move(*source);
@@ -171,7 +181,7 @@ std::optional<Loaded> load(StringRef tool, StringRef path, SelectorOptions optio
   }
   auto module = loadModuleFile(*loaded.context, path);
   if (!module) {
-    reportLoadError(module.takeError());
+    reportLoadError(tool, module.takeError());
     return std::nullopt;
   }
   loaded.module = std::move(*module);
@@ -325,7 +335,7 @@ int selectMain() {
     selection = loaded->selector->selectSource(*loaded->context, loaded->source->getBuffer(),
                                                loaded->source->getBufferIdentifier());
     if (!selection && selection.errorIsA<LoadError>()) {
-      reportLoadError(selection.takeError());
+      reportLoadError(tool, selection.takeError());
       return 1;
     }
   } else if (guard == "measure") {
