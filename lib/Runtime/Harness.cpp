@@ -784,8 +784,8 @@ RunReport runMeasurement(const RunRequest &request) {
                                 "into one, which -O2 avoids): try mqss run --llvm-opt=2, "
                                 "else --llvm-opt=0 (fastest to compile) or a larger --timeout-s"
                           : request.llvmOptLevel > 0
-                              ? "): try --llvm-opt=0 (fastest to compile) or a larger "
-                                "--timeout-s"
+                              ? "): try mqss run --llvm-opt=0 (fastest to compile) or a "
+                                "larger --timeout-s"
                               : "): a larger --timeout-s may let it finish";
       } else if (llvm::StringRef(lastPhase).starts_with("lower:")) {
         // MLIR unrolls n-D vector ops into 1-D ones as it lowers them.
