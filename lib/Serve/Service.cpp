@@ -796,31 +796,19 @@ Reply Service::pipeline(llvm::StringRef body) {
   return Reply{200, std::move(*result)};
 }
 
-/// The measurement of a small kernel's served plan (\p served, a reply of
-/// selectionJson), said by \p toJson, with a note of why it is `default`'s
-/// plan (\p belowRange) and not the policy's episode.
-template <typename ToJson>
-static llvm::json::Object measureServed(const RunRequest &kernel, Store *store,
-                                        const llvm::json::Object &served, ToJson toJson,
-                                        const std::string &belowRange) {
-  std::string note = belowRange + "; that plan was measured, and the policy played no episode "
-                                  "(the server's --small-kernels=policy plays one)";
+/// The actions of \p served (a reply of selectionJson or a plan), or none
+/// when its functions got different ones.
+static std::optional<std::vector<const Action *>>
+servedActions(const llvm::json::Object &served) {
   const llvm::json::Array *names = served.getArray("actions");
   if (!names)
-    return llvm::json::Object{
-        {"status", "unmeasured"},
-        {"message", "the functions got different plans, which one measurement cannot run: "
-                    "measure a module holding one of them"},
-        {"note", note}};
+    return std::nullopt;
   std::vector<const Action *> actions;
   for (const llvm::json::Value &name : *names)
     if (std::optional<llvm::StringRef> text = name.getAsString())
       if (const Action *action = lookupAction(*text))
         actions.push_back(action);
-  Evaluator evaluator(kernel, store);
-  llvm::json::Object measured = toJson(evaluator.evaluate(actions));
-  measured["note"] = note;
-  return measured;
+  return actions;
 }
 
 Reply Service::optimize(llvm::StringRef body) {
@@ -976,17 +964,24 @@ Reply Service::optimize(llvm::StringRef body) {
       });
   if (!result)
     return childFailed(p, result.takeError());
-  if (!belowRange.empty())
-    measured = measureServed(kernel, w.store.get(), *result, measuredJson, belowRange);
+  if (!belowRange.empty()) {
+    if (auto actions = servedActions(*result)) {
+      Evaluator evaluator(kernel, w.store.get());
+      measured = measuredJson(evaluator.evaluate(*actions));
+    } else {
+      measured = llvm::json::Object{
+          {"status", "unmeasured"},
+          {"message", "the functions got different plans, which one measurement cannot run: "
+                      "measure a module holding one of them"}};
+    }
+    measured["note"] = belowRange + "; that plan was measured, and the policy played no "
+                                    "episode (the server's --small-kernels=policy plays one)";
+  }
 
   // Log the measured episode as a trajectory, and every optimize as served.
   countDecisions(registry, *result);
-  if (const llvm::json::Array *actions = result->getArray("actions")) {
-    std::string names;
-    for (const llvm::json::Value &action : *actions)
-      names += (names.empty() ? "" : ",") + action.getAsString()->str();
-    record.actions = names;
-  }
+  if (auto actions = servedActions(*result))
+    record.actions = joinActionNames(*actions);
   if (w.store) {
     if (episode && !inputFault) {
       TrajectoryRecord trajectory{"serve:" + request.irHash,
