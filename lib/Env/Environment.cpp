@@ -94,14 +94,15 @@ static llvm::Expected<std::vector<const Action *>> actionsFromJson(const llvm::j
 }
 
 /// \p module prepared as playEpisode prepares it, so that the walks of a
-/// search see the module its evaluations run: prepareForStages (TOSA
-/// lowered, ...), and unused declarations returning tensors erased (the
-/// harness erases them before any pipeline). Returns the preparation.
+/// search see the module its evaluations run: unused declarations returning
+/// tensors and nested modules erased (the harness erases them before any
+/// pipeline), then prepareForStages (TOSA lowered, ...). Returns the
+/// preparation.
 static llvm::Expected<std::string> prepareAsAnEpisode(mlir::ModuleOp module) {
+  stripToTopLevelPayload(module);
   auto preparation = prepareForStages(module);
   if (!preparation)
     return envError("preparing the module failed: " + llvm::toString(preparation.takeError()));
-  eraseUnusedTensorDeclarations(module);
   return preparation;
 }
 

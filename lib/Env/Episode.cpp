@@ -35,15 +35,16 @@ llvm::json::Object playEpisode(mlir::ModuleOp module, const RunRequest &kernel,
   EncoderContext context;
   context.vectorBits = targetVectorBits(kernel.target);
   context.maxSteps = options.maxSteps;
+  // Unused declarations that return tensors, which one-shot bufferization
+  // refuses, and nested modules are not there: the harness erases them
+  // before any pipeline, and selections plan on functions cut out without
+  // them.
+  stripToTopLevelPayload(module);
   // Prepared as a selection is (TOSA lowered, ops MLIR 19 cannot bufferize
   // rewritten): the evaluation's "actions:" pipeline begins the same way.
   if (auto preparation = prepareForStages(module); !preparation)
     return llvm::json::Object{
         {"error", "preparing the module failed: " + llvm::toString(preparation.takeError())}};
-  // Nor are unused declarations that return tensors there, which one-shot
-  // bufferization refuses: the harness erases them before any pipeline, and
-  // selections plan on functions cut out without them.
-  eraseUnusedTensorDeclarations(module);
   llvm::json::Array steps;
   for (unsigned step = 0; step < options.maxSteps; ++step) {
     auto start = std::chrono::steady_clock::now();

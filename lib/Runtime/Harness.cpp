@@ -416,6 +416,10 @@ int MeasurementChild::run() {
   if (!entry)
     return finishWithError(entry.takeError(), RunStatus::InvalidInput);
   report.entry = entry->getSymName().str(); // named in an error about its arguments
+  // Nor can a nested module's functions, which the lowering would rewrite
+  // too (or fail on); selectEntry's error names such a module, so it is
+  // taken out only now.
+  eraseNestedPayloadModules(*module);
   if (std::optional<PassHazard> access =
           request.checkOutput ? staticOutOfBoundsAccess(*entry) : std::nullopt) {
     std::optional<std::string> where = fileLineColumn(access->op->getLoc());

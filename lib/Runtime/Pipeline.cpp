@@ -461,6 +461,25 @@ void eraseUnusedTensorDeclarations(ModuleOp module) {
     function.erase();
 }
 
+std::vector<ModuleOp> nestedPayloadModules(ModuleOp module) {
+  std::vector<ModuleOp> nested;
+  for (auto inner : module.getOps<ModuleOp>())
+    if (!isTransformScript(*inner) &&
+        (!inner.getName() || SymbolTable::symbolKnownUseEmpty(inner, module)))
+      nested.push_back(inner);
+  return nested;
+}
+
+void eraseNestedPayloadModules(ModuleOp module) {
+  for (ModuleOp inner : nestedPayloadModules(module))
+    inner.erase();
+}
+
+void stripToTopLevelPayload(ModuleOp module) {
+  eraseUnusedTensorDeclarations(module);
+  eraseNestedPayloadModules(module);
+}
+
 /// Every function declaration nothing in \p module refers to. Lowered,
 /// one returning a tensor stops bufferization, and the C wrapper of one
 /// marked llvm.emit_c_interface calls _mlir_ciface_NAME, which nothing

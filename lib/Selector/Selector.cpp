@@ -294,7 +294,7 @@ FunctionIndex indexFunctions(mlir::ModuleOp module) {
 
 /// A module like \p module holding function \p name, private declarations of
 /// the functions it references, and the module's other top-level ops
-/// (globals, ...). Built op by op: cloning the whole module and erasing
+/// (globals, ...) but its nested payload modules. Built op by op: cloning the whole module and erasing
 /// bodies would copy every other function once per function.
 ///
 /// With \p take, the function itself is moved into the copy and a
@@ -333,7 +333,10 @@ mlir::OwningOpRef<mlir::ModuleOp> isolateFunction(mlir::ModuleOp module,
       }
     }
   }
+  std::vector<mlir::ModuleOp> nested = nestedPayloadModules(module);
   for (mlir::Operation &op : llvm::make_early_inc_range(module.getBody()->getOperations())) {
+    if (auto inner = llvm::dyn_cast<mlir::ModuleOp>(op); inner && llvm::is_contained(nested, inner))
+      continue;
     if (take && withBody.contains(&op) && functions.lookup(name) == &op) {
       mlir::func::FuncOp declaration = llvm::cast<mlir::func::FuncOp>(op).cloneWithoutRegions();
       module.getBody()->getOperations().insert(op.getIterator(), declaration);
@@ -436,24 +439,29 @@ void restoreModuleOrder(mlir::ModuleOp merged, mlir::ModuleOp original) {
   }
 }
 
-/// Clones back the declarations of \p original that \p merged lacks, each
-/// before the op that follows it in \p original: a function's scratch
-/// module declares only what the function uses, so a declaration nothing
-/// uses would otherwise vanish from the result.
-void restoreDeclarations(mlir::ModuleOp merged, mlir::ModuleOp original) {
+/// Clones back the declarations and the nested payload modules of
+/// \p original that \p merged lacks, each before the op that follows it in
+/// \p original: a function's scratch module declares only what the function
+/// uses and holds no nested module (stripToTopLevelPayload), so these would
+/// otherwise vanish from the result.
+void restoreStripped(mlir::ModuleOp merged, mlir::ModuleOp original) {
   mlir::SymbolTable symbols(merged);
+  std::vector<mlir::ModuleOp> nested = nestedPayloadModules(original);
   mlir::Operation *next = nullptr; // in merged, the op after the one at hand
   for (mlir::Operation &op : llvm::reverse(original.getBody()->getOperations())) {
-    auto symbol = llvm::dyn_cast<mlir::SymbolOpInterface>(&op);
-    if (!symbol)
-      continue;
-    if (mlir::Operation *present = symbols.lookup(symbol.getName())) {
-      next = present;
-      continue;
+    auto inner = llvm::dyn_cast<mlir::ModuleOp>(op);
+    if (!inner || !llvm::is_contained(nested, inner)) {
+      auto symbol = llvm::dyn_cast<mlir::SymbolOpInterface>(&op);
+      if (!symbol || !symbol.getNameAttr())
+        continue;
+      if (mlir::Operation *present = symbols.lookup(symbol.getName())) {
+        next = present;
+        continue;
+      }
+      auto function = llvm::dyn_cast<mlir::func::FuncOp>(&op);
+      if (!function || !function.isExternal())
+        continue;
     }
-    auto function = llvm::dyn_cast<mlir::func::FuncOp>(&op);
-    if (!function || !function.isExternal())
-      continue;
     mlir::Operation *copy = op.clone();
     merged.getBody()->getOperations().insert(
         next ? next->getIterator() : merged.getBody()->end(), copy);
@@ -640,7 +648,7 @@ static Selector::Scratch copiedScratch(mlir::ModuleOp module, FunctionIndex &ind
     if (!single)
       return isolateFunction(module, index, name);
     mlir::OwningOpRef<mlir::ModuleOp> whole = module.clone();
-    eraseUnusedTensorDeclarations(*whole); // restored by install()
+    stripToTopLevelPayload(*whole); // restored by install()
     return whole;
   };
   return {copy, copy};
@@ -867,7 +875,7 @@ Selector::Scratch takenScratch(mlir::ModuleOp module, FunctionIndex &index,
       whole.get()->setAttrs(module->getAttrs());
       whole->getBody()->getOperations().splice(whole->getBody()->end(),
                                                module.getBody()->getOperations());
-      eraseUnusedTensorDeclarations(*whole);
+      stripToTopLevelPayload(*whole);
       return whole;
     };
   } else {
@@ -1275,12 +1283,28 @@ Selector::explain(mlir::ModuleOp module, unsigned topK, std::vector<std::string>
   return explanations;
 }
 
+/// A copy of \p module, stripped to its top-level payload as the plans
+/// were made (stripToTopLevelPayload), with \p pipeline applied.
+static llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+appliedToWhole(mlir::ModuleOp module, llvm::StringRef pipeline) {
+  mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+  stripToTopLevelPayload(*copy);
+  if (llvm::Error error = applyPipeline(*copy, pipeline))
+    return std::move(error);
+  return copy;
+}
+
+/// Makes \p module \p result, with what the stripping took out back in.
+static void installWhole(mlir::ModuleOp module, mlir::OwningOpRef<mlir::ModuleOp> result) {
+  restoreStripped(*result, module);
+  replaceModuleContents(module, std::move(result));
+}
+
 llvm::Error Selector::install(mlir::ModuleOp module,
                               std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results,
                               Selection &selection) {
   if (results.size() == 1) {
-    restoreDeclarations(*results.front(), module);
-    replaceModuleContents(module, std::move(results.front()));
+    installWhole(module, std::move(results.front()));
     return llvm::Error::success();
   }
   std::vector<std::string> order;
@@ -1290,7 +1314,7 @@ llvm::Error Selector::install(mlir::ModuleOp module,
   for (size_t i = 1; i < results.size(); ++i)
     if (llvm::Error error = mergeFunction(*merged, *results[i], order[i], order))
       return error;
-  restoreDeclarations(*merged, module);
+  restoreStripped(*merged, module);
   restoreModuleOrder(*merged, module);
   bool fits;
   {
@@ -1305,8 +1329,10 @@ llvm::Error Selector::install(mlir::ModuleOp module,
   // The functions' results do not fit together (e.g. one left on tensors
   // while its callee was bufferized): one sequence for all of them.
   FunctionSelection &first = selection.functions.front();
-  if (llvm::Error error = applyPipeline(module, first.pipeline))
-    return error;
+  auto whole = appliedToWhole(module, first.pipeline);
+  if (!whole)
+    return whole.takeError();
+  installWhole(module, std::move(*whole));
   for (FunctionSelection &function : selection.functions) {
     function.actions = first.actions;
     function.pipeline = first.pipeline;
@@ -1321,12 +1347,11 @@ llvm::Error Selector::apply(mlir::ModuleOp module, Selection &selection) {
     return error;
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results;
   if (selection.uniform()) {
-    mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
-    eraseUnusedTensorDeclarations(*copy);
-    if (llvm::Error error = applyPipeline(*copy, selection.functions.front().pipeline))
-      return error;
-    results.push_back(std::move(copy));
-    return install(module, std::move(results), selection);
+    auto whole = appliedToWhole(module, selection.functions.front().pipeline);
+    if (!whole)
+      return whole.takeError();
+    installWhole(module, std::move(*whole));
+    return llvm::Error::success();
   }
   FunctionIndex index = indexFunctions(module);
   for (const FunctionSelection &function : selection.functions) {

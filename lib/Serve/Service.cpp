@@ -644,6 +644,9 @@ Reply Service::select(llvm::StringRef body) {
     // in a child.
     auto result = runOnModuleInChild(
         p.kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+          // Only the top level's functions are decided (nested modules'
+          // are left as they are, as selections leave them).
+          eraseNestedPayloadModules(module);
           // The previous passes ran after the preparation, as the reply's
           // "preparation" tells the client to run it.
           auto preparation = prepareForStages(module);

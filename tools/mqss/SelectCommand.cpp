@@ -190,6 +190,9 @@ std::optional<Loaded> load(StringRef tool, StringRef path, SelectorOptions optio
 
 
 Error printLLVMIR(mlir::ModuleOp module, raw_ostream &os) {
+  // One LLVM module holds no nested one: the functions of nested modules,
+  // which the selection left as they were (and said so), stay out.
+  stripToTopLevelPayload(module);
   if (Error error = lowerToLLVMDialect(module))
     return error;
   LLVMContext llvmContext;

@@ -102,6 +102,20 @@ void eraseUnusedTensorDeclarations(mlir::ModuleOp module);
 /// The functions eraseUnusedTensorDeclarations would erase, in module order.
 std::vector<mlir::func::FuncOp> unusedTensorDeclarations(mlir::ModuleOp module);
 
+/// The modules nested in \p module that hold payload of their own (not
+/// transform scripts) and that nothing outside them refers to. mqss
+/// decides and runs the top level's functions only, and leaves these as
+/// they are: a module-wide pass (bufferization, canonicalize, the lowering)
+/// would otherwise rewrite their functions too, or fail on them.
+std::vector<mlir::ModuleOp> nestedPayloadModules(mlir::ModuleOp module);
+/// Erases \p module's nestedPayloadModules.
+void eraseNestedPayloadModules(mlir::ModuleOp module);
+
+/// Erases from \p module what no pipeline mqss runs on it may see: unused
+/// declarations returning tensors (eraseUnusedTensorDeclarations) and
+/// nested payload modules (nestedPayloadModules).
+void stripToTopLevelPayload(mlir::ModuleOp module);
+
 /// The mandatory lowering as pipeline text; \p bufferize prepends one-shot
 /// bufferization across function boundaries (identity layouts). It does not
 /// free buffers: lowerToLLVMDialect() adds that where the IR allows it.
