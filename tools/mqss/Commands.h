@@ -23,6 +23,12 @@ bool parseTargetList(llvm::StringRef list, llvm::StringRef tool,
 /// so that a consumer parsing the output gets the message, not nothing.
 void printJsonError(const llvm::Twine &message);
 
+/// The value of `--small-kernels` (select, explain, serve): whether a
+/// function executing under half the ops of the smallest kernel the model
+/// was trained on gets `default`'s plan ("default") rather than the
+/// policy's ("policy"). Anything else is an error saying so.
+llvm::Expected<bool> smallKernelsToDefault(llvm::StringRef value);
+
 extern llvm::cl::SubCommand runCommand;
 int runMain();
 

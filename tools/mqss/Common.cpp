@@ -48,4 +48,11 @@ bool parseTargetList(StringRef list, StringRef tool, std::vector<std::string> &t
 void printJsonError(const Twine &message) {
   outs() << formatv("{0:2}", json::Value(json::Object{{"error", message.str()}})) << "\n";
 }
+
+Expected<bool> smallKernelsToDefault(StringRef value) {
+  if (value != "default" && value != "policy")
+    return createStringError(inconvertibleErrorCode(),
+                             "--small-kernels must be default or policy, not '" + value + "'");
+  return value == "default";
+}
 } // namespace mqss::tool

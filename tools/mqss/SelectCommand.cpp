@@ -156,11 +156,12 @@ void reportLoadError(StringRef tool, Error error) {
 std::optional<Loaded> load(StringRef tool, StringRef path, SelectorOptions options,
                            bool parse = true) {
   Loaded loaded;
-  if (smallKernels != "default" && smallKernels != "policy") {
-    commandError(tool, "--small-kernels must be default or policy, not '" + smallKernels + "'");
+  auto toDefault = smallKernelsToDefault(smallKernels);
+  if (!toDefault) {
+    commandError(tool, toString(toDefault.takeError()));
     return std::nullopt;
   }
-  options.deferBelowTrainingRange = smallKernels == "default";
+  options.deferBelowTrainingRange = *toDefault;
   auto selector = Selector::create(options);
   if (!selector) {
     commandError(tool, toString(selector.takeError()));

@@ -68,8 +68,9 @@ int serveMain() {
   if (maxBodyMb == 0 || readTimeout <= 0 || childTimeout <= 0 || measureReps == 0)
     return fail("--max-body-mb, --read-timeout-s, --child-timeout-s and --measure-reps must "
                 "be positive");
-  if (smallKernels != "default" && smallKernels != "policy")
-    return fail("--small-kernels must be default or policy, not '" + smallKernels + "'");
+  auto toDefault = smallKernelsToDefault(smallKernels);
+  if (!toDefault)
+    return fail(toString(toDefault.takeError()));
   ServeOptions options;
   options.host = host;
   options.port = port;
@@ -81,7 +82,7 @@ int serveMain() {
       options.token = fromEnvironment;
   options.threads = threads;
   options.explore = explore;
-  options.smallKernelsToDefault = smallKernels == "default";
+  options.smallKernelsToDefault = *toDefault;
   options.maxBodyBytes = uint64_t(maxBodyMb) << 20;
   options.readTimeoutSeconds = readTimeout;
   options.childTimeoutSeconds = childTimeout;
