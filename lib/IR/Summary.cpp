@@ -1712,6 +1712,47 @@ IRSummary summarize(ModuleOp module) {
   return s;
 }
 
+/// The elements of \p type when it is a vector, or a ranked tensor and
+/// \p tensors: a static shape's product (a scalable dimension counted at
+/// its minimum); 1 for other types.
+static double elementsOf(Type type, bool tensors) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !(isa<VectorType>(shaped) || (tensors && isa<RankedTensorType>(shaped))) ||
+      !shaped.hasStaticShape())
+    return 1;
+  double elements = 1;
+  for (int64_t size : shaped.getShape())
+    elements *= static_cast<double>(size);
+  return elements;
+}
+
+/// The operations one execution of \p op stands for: an elementwise op on a
+/// vector or a tensor (arith.addf on vector<8x32xf32>) computes each of its
+/// elements, a vector op (a transfer, a reduction) handles each element of
+/// its largest vector, and vector.contract multiplies at each point of its
+/// iteration space, as the loops or the linalg op they stand for would.
+/// 1 for other ops.
+static double opsPerExecution(Operation &op) {
+  if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+    SmallVector<int64_t> bounds;
+    contract.getIterationBounds(bounds);
+    double points = 1;
+    for (int64_t bound : bounds)
+      points *= static_cast<double>(bound);
+    return points;
+  }
+  bool elementwise = op.hasTrait<OpTrait::Elementwise>();
+  if (!elementwise && !isa_and_present<vector::VectorDialect>(op.getDialect()))
+    return 1;
+  double most = 1;
+  for (Type type : op.getResultTypes())
+    most = std::max(most, elementsOf(type, elementwise));
+  if (!elementwise)
+    for (Type type : op.getOperandTypes())
+      most = std::max(most, elementsOf(type, false));
+  return most;
+}
+
 namespace {
 /// Counts what one call of a function executes (executedOps).
 struct ExecutedOpsCounter {
@@ -1792,7 +1833,7 @@ struct ExecutedOpsCounter {
       }
       if (op.getName().getDialectNamespace() == "tosa")
         return false;
-      total += times;
+      total += times * opsPerExecution(op);
       if (op.getNumRegions() == 0) {
         if (auto callOp = dyn_cast<CallOpInterface>(op))
           if (!call(callOp, times, total))

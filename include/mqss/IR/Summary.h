@@ -322,7 +322,9 @@ using FunctionOps = llvm::StringMap<std::optional<double>>;
 
 /// How many operations one call of \p function executes: each op counted
 /// once per iteration of the loops around it, a linalg op once per point of
-/// its iteration space, a call once plus what its callee executes. The
+/// its iteration space, an op on vectors (or elementwise on tensors) once
+/// per element, vector.contract once per point of its iteration space, a
+/// call once plus what its callee executes. The
 /// callee is looked up in \p function's module, and in \p declared when it
 /// has no body there. None when the count is not known statically: a loop
 /// without constant bounds, a dynamic shape, a recursive or indirect call,
