@@ -107,6 +107,13 @@ const char kUnregisteredDialectNote[] =
 /// MLIR, so the user learns what to change rather than only what failed, and
 /// says which of mqss's tools take the flag MLIR's own message advises.
 static void appendHints(std::string &diagnostics, llvm::StringRef source) {
+  // Upstream's tests hold several modules in one file, split by mlir-opt's
+  // --split-input-file; read as one, their symbols clash.
+  if (source.starts_with("// -----") || source.contains("\n// -----"))
+    diagnostics += "note: the file holds `// -----` separators, which split it into "
+                   "separate inputs for mlir-opt's --split-input-file: mqss reads a file "
+                   "as one module, so give each part on its own (mqss-opt takes "
+                   "--split-input-file too)\n";
   if (source.starts_with("\xef\xbb\xbf"))
     diagnostics += "note: the file begins with a UTF-8 byte-order mark, which MLIR's parser "
                    "does not accept: save it without one\n";
