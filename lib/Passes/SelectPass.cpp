@@ -112,23 +112,30 @@ public:
             << "mqss-select: the functions of this nested module are not decided by the "
                "pass on the module around it: nest the pass "
                "(builtin.module(builtin.module(mqss-select)))";
-    bool hasFunction = defines(module);
-    if (!hasFunction)
+    if (!defines(module)) {
+      // Nothing to decide. Functions of another kind (llvm.func: the pass
+      // placed after the lowering) are worth a warning; with remarks, any
+      // such module gets the reason, as `mqss select` gives it.
+      bool otherFunctions = llvm::any_of(module.getOps<mlir::FunctionOpInterface>(),
+                                         [](mlir::FunctionOpInterface f) {
+                                           return !f.isExternal();
+                                         });
+      if (otherFunctions || remarks) {
+        llvm::Expected<Selection> none = selector->select(module);
+        std::string why = none ? "nothing to decide" : llvm::toString(none.takeError());
+        (otherFunctions ? mlir::emitWarning(reportedAt(module)) : mlir::emitRemark(reportedAt(module)))
+            << "mqss-select: " << why << ": the module is left as it is";
+      }
       return markAllAnalysesPreserved();
+    }
     llvm::Expected<Selection> selection = Selection();
     {
       SingleThreadedAtRoot singleThreaded(module);
       selection = guard == "measure" ? measuredSelection(module) : selector->optimize(module);
     }
     if (!selection) {
-      // At a location, not on the module op: an error on an op makes MLIR
-      // print the op, here the whole module, after the message. A file
-      // without `module {` gives its module line 0: then its first op's.
-      mlir::Location where = module.getLoc();
-      if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(where);
-          file && file.getLine() == 0 && !module.getBody()->empty())
-        where = module.getBody()->front().getLoc();
-      mlir::emitError(where) << "mqss-select: " << llvm::toString(selection.takeError());
+      mlir::emitError(reportedAt(module))
+          << "mqss-select: " << llvm::toString(selection.takeError());
       return signalPassFailure();
     }
     // An action a plan left out because it failed here (tensor.bufferize
@@ -158,6 +165,18 @@ public:
   }
 
 private:
+  /// Where a diagnostic about the whole of \p module goes: at a location,
+  /// not on the module op (a diagnostic on an op makes MLIR print the op,
+  /// here the whole module, after the message). A file without `module {`
+  /// gives its module line 0: then its first op's.
+  static mlir::Location reportedAt(mlir::ModuleOp module) {
+    mlir::Location where = module.getLoc();
+    if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(where);
+        file && file.getLine() == 0 && !module.getBody()->empty())
+      where = module.getBody()->front().getLoc();
+    return where;
+  }
+
   llvm::Expected<Selection> measuredSelection(mlir::ModuleOp module) {
     auto selection = selector->selectMeasured(module);
     if (!selection)
