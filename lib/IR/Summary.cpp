@@ -1440,6 +1440,34 @@ std::optional<PassHazard> affineCopyOutHazard(ModuleOp module) {
   return found;
 }
 
+std::optional<PassHazard> returnedStackBuffer(func::FuncOp entry) {
+  std::optional<PassHazard> found;
+  entry.walk([&](func::ReturnOp ret) {
+    for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
+      Value source = value;
+      while (Operation *def = source.getDefiningOp()) {
+        if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+          source = view.getViewSource();
+        else if (auto cast = dyn_cast<memref::CastOp>(def))
+          source = cast.getSource();
+        else
+          break;
+      }
+      if (auto alloca = source.getDefiningOp<memref::AllocaOp>()) {
+        found = PassHazard{alloca, llvm::formatv("result {0} of @{1} is this memref.alloca's "
+                                                 "buffer, which is freed when @{1} returns: "
+                                                 "its caller reads a dangling stack buffer. "
+                                                 "Allocate it with memref.alloc",
+                                                 index, entry.getSymName())
+                                       .str()};
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
 std::optional<PassHazard> staticOutOfBoundsAccess(func::FuncOp entry) {
   auto module = entry->getParentOfType<ModuleOp>();
   SmallVector<func::FuncOp> worklist = {entry};

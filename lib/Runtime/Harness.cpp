@@ -420,8 +420,10 @@ int MeasurementChild::run() {
   // too (or fail on); selectEntry's error names such a module, so it is
   // taken out only now.
   eraseNestedPayloadModules(*module);
-  if (std::optional<PassHazard> access =
-          request.checkOutput ? staticOutOfBoundsAccess(*entry) : std::nullopt) {
+  std::optional<PassHazard> access;
+  if (request.checkOutput && !(access = returnedStackBuffer(*entry)))
+    access = staticOutOfBoundsAccess(*entry);
+  if (access) {
     std::optional<std::string> where = fileLineColumn(access->op->getLoc());
     return finish(RunStatus::InvalidInput,
                   "the kernel is undefined as written, so its output cannot be checked: " +

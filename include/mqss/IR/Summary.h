@@ -299,6 +299,11 @@ mlir::Operation *affineLoopWithoutBounds(mlir::ModuleOp module);
 /// Such a kernel is undefined: its output cannot be checked.
 std::optional<PassHazard> staticOutOfBoundsAccess(mlir::func::FuncOp entry);
 
+/// A result of \p entry that is a memref.alloca's buffer (or a view or cast
+/// of one): the stack frame holding it is gone when \p entry returns, so
+/// the caller reads a dangling buffer. The hazard's op is the alloca.
+std::optional<PassHazard> returnedStackBuffer(mlir::func::FuncOp entry);
+
 /// Why mqss refuses \p module, naming where; empty when it does not. Its
 /// pipelines would silently change what such a module computes, or could
 /// not run it at all:
