@@ -20,6 +20,7 @@
 #include "mqss/IR/Signature.h"
 #include "mqss/IR/SourceLayout.h"
 #include "mqss/IR/Summary.h"
+#include "mqss/Policy/Model.h"
 #include "mqss/Policy/Policy.h"
 #include "mqss/Runtime/Pipeline.h"
 #include "mqss/Runtime/Target.h"
@@ -633,6 +634,9 @@ llvm::Expected<std::unique_ptr<Selector>> Selector::create(const SelectorOptions
   SelectorOptions resolved = options;
   if (resolved.modelPath.empty())
     resolved.modelPath = defaultModelPath();
+  if (options.model)
+    return std::unique_ptr<Selector>(new Selector(
+        std::move(resolved), createModelPolicy(options.model->weights, options.model->metadata)));
   auto policy = loadPolicy(resolved.modelPath);
   if (!policy)
     return policy.takeError();

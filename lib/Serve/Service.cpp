@@ -8,6 +8,7 @@
 #include "mqss/Env/Episode.h"
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
+#include "mqss/Policy/Model.h"
 #include "mqss/Policy/Policy.h"
 #include "mqss/Runtime/Pipeline.h"
 #include "mqss/Runtime/Target.h"
@@ -38,6 +39,59 @@ double unixNow() {
 
 Reply error(int status, const llvm::Twine &message) {
   return Reply{status, llvm::json::Object{{"error", message.str()}}};
+}
+
+/// The deepest nesting of arrays and objects a body may have: requests
+/// nest three levels; llvm::json::parse recurses per level, and 100,000
+/// levels overflowed a worker's stack.
+constexpr unsigned kMaxJsonDepth = 64;
+
+/// \p body parsed as JSON, or the 400 reply saying why not. Nesting is
+/// checked on the text first (outside strings), before the parser recurses.
+std::variant<llvm::json::Value, Reply> parseJsonBody(llvm::StringRef body) {
+  unsigned depth = 0;
+  bool inString = false, escaped = false;
+  for (char c : body) {
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        return error(400, llvm::formatv("malformed JSON: nested deeper than {0} levels",
+                                        kMaxJsonDepth));
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  auto parsed = llvm::json::parse(body);
+  if (!parsed)
+    return error(400, "malformed JSON: " + llvm::toString(parsed.takeError()));
+  return std::move(*parsed);
+}
+
+/// The 400 reply for a field of \p object not among \p known, if any: a
+/// misspelled "prev_passes" would otherwise be a decision for another
+/// request than the client meant.
+std::optional<Reply> unknownField(const llvm::json::Object &object,
+                                  llvm::ArrayRef<llvm::StringRef> known) {
+  std::vector<std::string> unknown;
+  for (const auto &field : object)
+    if (!llvm::is_contained(known, llvm::StringRef(field.first)))
+      unknown.push_back("\"" + field.first.str() + "\"");
+  if (unknown.empty())
+    return std::nullopt;
+  llvm::sort(unknown); // (the object's order is a hash table's)
+  std::string names;
+  for (llvm::StringRef name : known)
+    names += (names.empty() ? "" : ", ") + name.str();
+  return error(400, "unknown field" + std::string(unknown.size() > 1 ? "s " : " ") +
+                        llvm::join(unknown, ", ") + " (the fields are " + names + ")");
 }
 
 } // namespace
@@ -136,15 +190,19 @@ std::optional<Reply> parseRunFields(const llvm::json::Object &object, Request &r
 }
 
 std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool allowPrevious) {
-  auto parsed = llvm::json::parse(body);
-  if (!parsed)
-    return error(400, "malformed JSON: " + llvm::toString(parsed.takeError()));
-  const llvm::json::Object *object = parsed->getAsObject();
+  auto parsed = parseJsonBody(body);
+  if (auto *bad = std::get_if<Reply>(&parsed))
+    return std::move(*bad);
+  const llvm::json::Object *object = std::get<llvm::json::Value>(parsed).getAsObject();
   if (!object)
     return error(400, "the body must be a JSON object");
+  if (auto bad = unknownField(*object, {"ir", "target", "prev_passes", "measure", "family",
+                                        "entry", "shapes", "args"}))
+    return bad;
   auto ir = object->getString("ir");
   if (!ir)
-    return error(400, "missing \"ir\": the module's text (a string)");
+    return error(400, object->get("ir") ? "\"ir\" must be the module's text (a string)"
+                                        : "missing \"ir\": the module's text (a string)");
   request.ir = ir->str();
   request.irHash = llvm::formatv("{0:x16}", llvm::xxh3_64bits(request.ir)).str();
   if (const llvm::json::Value *target = object->get("target")) {
@@ -185,6 +243,8 @@ std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool a
   }
   if (auto bad = parseRunFields(*object, request))
     return bad;
+  if (object->get("family") && !object->getString("family"))
+    return error(400, "\"family\" must be a string (one of `mqss actions`' expert families)");
   if (auto family = object->getString("family")) {
     if (!llvm::is_contained(expertFamilies(), family->str()))
       return error(400, "unknown family '" + *family + "'");
@@ -315,6 +375,7 @@ struct Service::Worker {
       {
         std::lock_guard<std::mutex> lock(service.modelMutex);
         options.modelPath = service.modelPath;
+        options.model = service.model;
       }
       options.target = target.str();
       options.deferBelowTrainingRange = service.opts.smallKernelsToDefault;
@@ -472,10 +533,11 @@ Service::~Service() = default;
 llvm::Expected<std::unique_ptr<Service>> Service::create(const ServeOptions &options) {
   std::unique_ptr<Service> service(new Service(options));
   service->modelPath = options.modelPath.empty() ? defaultModelPath() : options.modelPath;
-  SelectorOptions check;
-  check.modelPath = service->modelPath;
-  if (auto selector = Selector::create(check); !selector)
-    return selector.takeError();
+  auto model = readModel(service->modelPath);
+  if (!model)
+    return model.takeError();
+  service->model = std::make_shared<const LoadedModel>(
+      LoadedModel{std::move(model->first), std::move(model->second)});
   auto store = Store::open(options.dbPath.empty() ? Store::defaultPath() : options.dbPath);
   if (!store)
     return store.takeError();
@@ -568,21 +630,31 @@ Reply Service::reload(llvm::StringRef body) {
     path = modelPath;
   }
   if (!body.trim().empty()) {
-    auto parsed = llvm::json::parse(body);
-    if (!parsed || !parsed->getAsObject())
+    auto parsed = parseJsonBody(body);
+    if (auto *bad = std::get_if<Reply>(&parsed))
+      return std::move(*bad);
+    const llvm::json::Object *object = std::get<llvm::json::Value>(parsed).getAsObject();
+    if (!object)
       return error(400, "the body must be empty or {\"model\": PATH}");
-    if (auto model = parsed->getAsObject()->getString("model"))
-      path = model->str();
+    if (auto bad = unknownField(*object, {"model"}))
+      return std::move(*bad);
+    if (const llvm::json::Value *model = object->get("model")) {
+      if (!model->getAsString() || model->getAsString()->empty())
+        return error(400, "\"model\" must be a model file's path (a string)");
+      path = model->getAsString()->str();
+    }
   }
-  SelectorOptions check;
-  check.modelPath = path;
-  if (auto selector = Selector::create(check); !selector)
+  auto read = readModel(path);
+  if (!read)
     return error(422, "model not reloaded, the current one stays: " +
-                          llvm::toString(selector.takeError()));
+                          llvm::toString(read.takeError()));
+  auto loaded = std::make_shared<const LoadedModel>(
+      LoadedModel{std::move(read->first), std::move(read->second)});
   uint64_t version;
   {
     std::lock_guard<std::mutex> lock(modelMutex);
     modelPath = path;
+    model = std::move(loaded);
     version = ++modelVersion;
   }
   registry.increment("mqss_model_reloads_total");

@@ -289,6 +289,18 @@ def main():
               and "mqss-opt` take" not in diagnostics, "an unregistered dialect: %s %s" % (status, body))
         status, body = server.request("POST", "/v1/select", {"target": "host"}, token)
         check(status == 400 and "missing \"ir\"" in body["error"], "missing ir: %s" % body)
+        # JSON nested past any request's shape is refused before the parser
+        # recurses (100,000 levels overflowed a worker's stack).
+        status, body = server.request("POST", "/v1/select", raw=b'{"ir": "x", "target": ' + b"[" * 100000 + b"]" * 100000 + b"}", token=token)
+        check(status == 400 and "nested deeper than" in body.get("error", ""), "deep JSON: %s %s" % (status, body))
+        status, body = server.request("GET", "/healthz")
+        check(status == 200, "alive after deep JSON: %s" % status)
+        # A misspelled field is refused, not ignored (the client would get a
+        # decision for the module without its previous passes).
+        status, body = server.request("POST", "/v1/select", {"ir": small, "prevpasses": ["loops.canonicalize"]}, token)
+        check(status == 400 and 'unknown field "prevpasses"' in body.get("error", ""), "misspelled field: %s %s" % (status, body))
+        status, body = server.request("POST", "/v1/select", {"ir": 5}, token)
+        check(status == 400 and '"ir" must be' in body.get("error", ""), "ir not a string: %s %s" % (status, body))
         status, body = server.request("POST", "/v1/select", raw=b'{"ir": "' + b"x" * (2 << 20) + b'"}', token=token)
         check(status == 413 and "the limit is" in body.get("error", ""), "oversized body is 413: %s %s" % (status, body))
         # Sent as a form (urllib's and curl -d's default), a JSON body over
@@ -492,6 +504,8 @@ def main():
             f.write("garbage")
         status, body = server.request("POST", "/v1/admin/reload", {"model": bad}, token)
         check(status == 422 and "current one stays" in body["error"], "a bad model is refused: %s" % body)
+        status, body = server.request("POST", "/v1/admin/reload", {"model": 5}, token)
+        check(status == 400 and '"model" must be' in body.get("error", ""), "a model that is no path: %s %s" % (status, body))
         server.proc.send_signal(signal.SIGHUP)
         time.sleep(1)
         _, health = server.request("GET", "/healthz")
@@ -515,6 +529,18 @@ def main():
         for w in workers:
             w.join()
         check(not errors, "no errors under reload: %s" % errors[:3])
+        # Workers make their selectors from the model as it was loaded, not
+        # from its file: removed after its reload, it is not needed again.
+        original = health["model"]
+        moved = os.path.join(work, "moved.pt")
+        shutil.copy(original, moved)
+        status, body = server.request("POST", "/v1/admin/reload", {"model": moved}, token)
+        check(status == 200, "reload from a copy: %s %s" % (status, body))
+        os.remove(moved)
+        status, body = server.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"}, token)
+        check(status == 200 and "pass" in body, "the model's file removed after its reload: %s %s" % (status, body))
+        status, body = server.request("POST", "/v1/admin/reload", {"model": original}, token)
+        check(status == 200, "reload back: %s %s" % (status, body))
 
         # Metrics in the Prometheus format.
         status, metrics = server.request("GET", "/metrics", token=token)
@@ -528,7 +554,7 @@ def main():
                        'mqss_errors_total{endpoint="/v1/select",kind="unauthorized"}',
                        'mqss_errors_total{endpoint="other",kind="unauthorized"}',
                        'mqss_fallback_switches_total{target="x86-avx2",direction="recovered"} 1',
-                       "mqss_model_reloads_total 6", "mqss_select_cache_hits_total"]:
+                       "mqss_model_reloads_total 8", "mqss_select_cache_hits_total"]:
             check(needle in metrics, "metrics contain %s" % needle)
         # Paths a client makes up do not become series of their own.
         check("path-4711" not in metrics, "an unknown path is labelled 'other' in the metrics")

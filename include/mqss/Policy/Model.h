@@ -35,6 +35,13 @@ struct ModelWeights {
   DenseWeights policy, value;
 };
 
+/// A model file's contents (readModel), held by a server for its workers'
+/// selectors.
+struct LoadedModel {
+  ModelWeights weights;
+  ModelMetadata metadata;
+};
+
 /// Writes \p weights and \p metadata to \p path, through a temporary file
 /// renamed over it, so that a reader never sees half a model (checkpoints
 /// are written while training may be killed).

@@ -43,6 +43,7 @@ namespace mqss {
 
 class HelperThreads;
 class Policy;
+struct LoadedModel;
 struct SourceLayout;
 
 /// Plans a sequence with \p policy on \p module in-process (greedy, as a
@@ -56,6 +57,10 @@ planWithPolicy(mlir::ModuleOp module, Policy &policy, llvm::StringRef target,
 struct SelectorOptions {
   /// Model file; empty means the shipped default (or $MQSS_MODEL).
   std::string modelPath;
+  /// The model already read from modelPath, shared: a selector made with it
+  /// does not read the file again (a server's workers, whose file may be
+  /// replaced or removed after it was loaded).
+  std::shared_ptr<const LoadedModel> model;
   /// host, x86-avx512, x86-avx2, x86-sse4 (see `mqss run --help`).
   std::string target = "host";
   unsigned maxSteps = 8;

@@ -29,6 +29,8 @@
 
 namespace mqss {
 
+struct LoadedModel;
+
 struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8470; ///< 0: any free port
@@ -114,6 +116,9 @@ private:
   Metrics registry;
   std::mutex modelMutex;
   std::string modelPath;
+  /// modelPath's contents as last (re)loaded: workers make their selectors
+  /// from them, not from the file, which may have changed since.
+  std::shared_ptr<const LoadedModel> model;
   std::atomic<uint64_t> modelVersion{1};
   std::mutex netMutex;
   struct TargetHealth {
