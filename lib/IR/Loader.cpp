@@ -12,6 +12,7 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -142,9 +143,10 @@ static void appendHints(std::string &diagnostics, llvm::StringRef source) {
   }
 }
 
-size_t findExcessiveNesting(llvm::StringRef text) {
+std::optional<ParserHazard> findParserHazard(llvm::StringRef text) {
   if (text.starts_with("ML\xefR")) // bytecode
-    return llvm::StringRef::npos;
+    return std::nullopt;
+  auto isWordChar = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$'; };
   unsigned depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
@@ -154,27 +156,40 @@ size_t findExcessiveNesting(llvm::StringRef text) {
           ++i;
     } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') { // a comment
       i = std::min(text.find('\n', i), text.size());
+    } else if (llvm::isAlnum(c) || c == '_' || c == '$') {
+      // A word (a name, or a number when it begins with a digit): to its
+      // end, which a number must reach within kMaxNumberLength.
+      size_t end = i;
+      while (end < text.size() && isWordChar(text[end]))
+        ++end;
+      if (llvm::isDigit(c) && end - i > kMaxNumberLength)
+        return ParserHazard{i, llvm::formatv("a number literal of {0} characters: refused "
+                                             "before parsing, which takes time superlinear "
+                                             "in its length (at most {1})",
+                                             end - i, kMaxNumberLength)
+                                   .str()};
+      i = end - 1;
     } else if (c == '(' || c == '[' || c == '{' || c == '<') {
       if (++depth > kMaxNesting)
-        return i;
+        return ParserHazard{i, llvm::formatv("brackets nested deeper than {0}: refused before "
+                                             "parsing, whose recursion it could overflow",
+                                             kMaxNesting)
+                                   .str()};
     } else if ((c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
                depth > 0) {
       --depth;
     }
   }
-  return llvm::StringRef::npos;
+  return std::nullopt;
 }
 
-bool reportExcessiveNesting(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os) {
+bool reportParserHazard(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os) {
   llvm::StringRef text = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
-  size_t at = findExcessiveNesting(text);
-  if (at == llvm::StringRef::npos)
+  std::optional<ParserHazard> hazard = findParserHazard(text);
+  if (!hazard)
     return false;
-  sourceMgr.PrintMessage(os, llvm::SMLoc::getFromPointer(text.data() + at),
-                         llvm::SourceMgr::DK_Error,
-                         llvm::formatv("brackets nested deeper than {0}: refused before "
-                                       "parsing, whose recursion it could overflow",
-                                       kMaxNesting));
+  sourceMgr.PrintMessage(os, llvm::SMLoc::getFromPointer(text.data() + hazard->at),
+                         llvm::SourceMgr::DK_Error, hazard->why);
   return true;
 }
 
@@ -263,7 +278,7 @@ parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
   llvm::raw_string_ostream diagStream(diagnostics);
   SourceMgrDiagnosticHandler handler(*sourceMgr, &context, diagStream);
 
-  if (reportExcessiveNesting(*sourceMgr, diagStream))
+  if (reportParserHazard(*sourceMgr, diagStream))
     return llvm::make_error<LoadError>(LoadFailure::Parse, diagnostics);
 
   // Verification is separate from parsing so that "does not parse" and "parses

@@ -847,7 +847,7 @@ bool verifyTopLevel(mlir::ModuleOp module, unsigned begin, unsigned end) {
 /// reporting: a helper's copy of what the calling thread parses.
 mlir::OwningOpRef<mlir::ModuleOp> parseQuietly(mlir::MLIRContext &context, llvm::StringRef source,
                                                llvm::StringRef bufferName) {
-  if (findExcessiveNesting(source) != llvm::StringRef::npos)
+  if (findParserHazard(source))
     return nullptr; // the loader says why
   DiagnosticCollector quiet(context);
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();

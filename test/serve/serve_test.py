@@ -317,6 +317,13 @@ def main():
                                           body.get("diagnostics", "")), "deep nesting: %s %s" % (status, body))
         status, body = server.request("POST", "/v1/select", {"ir": "// for (k = 0; k < n; k++) { (\n" * 300 + small}, token)
         check(status == 200 and "pass" in body, "brackets in comments: %s %s" % (status, body))
+        # So is a number literal the parser would spend minutes on (it runs
+        # in the worker, where no timeout applies).
+        literal = "func.func @f() -> i32 {\n  %x = arith.constant " + "9" * 100000 + " : i32\n  return %x : i32\n}\n"
+        started = time.time()
+        status, body = server.request("POST", "/v1/select", {"ir": literal}, token)
+        check(status == 400 and "a number literal of 100000 characters" in body.get("diagnostics", "")
+              and time.time() - started < 10, "a long literal: %s %.1f s" % (status, time.time() - started))
         # MLIR 19's verifier crashes on a rank-0 linalg.transpose: refused
         # before it runs, and the server goes on serving.
         rank0 = ("func.func @t(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {\n"

@@ -26,7 +26,7 @@ static bool inputRefused(llvm::StringRef inputFilename) {
     return false; // MlirOptMain reports it
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  return mqss::reportExcessiveNesting(sourceMgr, llvm::errs()) ||
+  return mqss::reportParserHazard(sourceMgr, llvm::errs()) ||
          mqss::reportVerifierCrashes(sourceMgr, llvm::errs());
 }
 
