@@ -191,7 +191,9 @@ int runServer(const ServeOptions &options) {
       return httplib::Server::HandlerResponse::Unhandled;
     std::string header = request.get_header_value("Authorization");
     llvm::StringRef given = header;
-    bool ok = given.consume_front("Bearer ") && constantTimeEquals(given.trim(), options.token);
+    // The scheme's name is case-insensitive (RFC 7235), the token is not.
+    bool ok = given.consume_front_insensitive("Bearer ") &&
+              constantTimeEquals(given.trim(), options.token);
     bool page = request.path == "/" || llvm::StringRef(request.path).starts_with("/static/");
     if (!ok && page && request.has_param("token"))
       ok = constantTimeEquals(request.get_param_value("token"), options.token);

@@ -985,15 +985,18 @@ Reply Service::optimize(llvm::StringRef body) {
     // A module the harness cannot run as sent (several public functions,
     // a dynamic size not given) says nothing about the policy: it neither
     // moves the safety net nor becomes a trajectory to learn from.
+    // Nor does the reply carry a reward, nor the episode count.
     inputFault = isInputFault(evaluation.status);
-    if (!inputFault)
+    if (!inputFault) {
       recordReward(request.target, episode->reward);
-    registry.increment("mqss_measured_episodes_total", {{"target", request.target}});
+      registry.increment("mqss_measured_episodes_total", {{"target", request.target}});
+    }
     if (record.explored)
       registry.increment("mqss_explored_total");
     record.reward = episode->reward;
     measured = measuredJson(evaluation);
-    measured["reward"] = episode->reward;
+    if (!inputFault)
+      measured["reward"] = episode->reward;
     if (!fallback && evaluation.status == RunStatus::Ok)
       served = episode->actions;
   }

@@ -165,6 +165,11 @@ def main():
         check(status == 401, "metrics need the token")
         status, _ = server.request("GET", "/made-up/path-4711")
         check(status == 401, "an unknown path without the token is 401 too")
+        # The scheme's name is case-insensitive (RFC 7235).
+        lower = urllib.request.Request("http://127.0.0.1:%d/metrics" % server.port,
+                                       headers={"Authorization": "bearer " + token})
+        with urllib.request.urlopen(lower, timeout=30) as r:
+            check(r.status == 200, "a lower-case bearer scheme: %s" % r.status)
 
         # /v1/select: the first decision in-process, later ones after prev_passes.
         status, body = server.request("POST", "/v1/select", {"ir": matmul, "target": "x86-avx2"}, token)
@@ -224,6 +229,8 @@ def main():
         m = body.get("measured", {})
         check(status == 200 and m.get("status") == "invalid-input" and '"entry"' in m.get("message", ""),
               "a measured optimize says which request field is missing: %s" % m)
+        # The client's input at fault says nothing of the policy: no reward.
+        check("reward" not in m, "no reward for the client's input at fault: %s" % m)
         runs = {}
         for entry in ("repeated", "once"):
             status, body = server.request("POST", "/v1/optimize",
