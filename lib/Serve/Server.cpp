@@ -67,8 +67,11 @@ std::string unreadRequestMessage(const httplib::Request &request, int status,
                           "--max-body-mb)",
                           options.maxBodyBytes >> 20)
                 .str()
-          : llvm::formatv("the request could not be read (it must arrive within {0} s, mqss "
-                          "serve --read-timeout-s)",
+      : status == 414
+          ? std::string("the request's path is too long")
+          : llvm::formatv("the request could not be read: it is not well-formed HTTP, it "
+                          "broke off, or it did not arrive within {0} s (mqss serve "
+                          "--read-timeout-s)",
                           options.readTimeoutSeconds)
                 .str();
   // The HTTP library reads a POST that gives no length until the client
@@ -97,6 +100,8 @@ std::string errorKind(int status) {
     return "too_large";
   case 422:
     return "unprocessable";
+  case 503: // every worker busy and the waiting ones too: retry
+    return "busy";
   case 504: // a request's passes outran --child-timeout-s: not the server failing
     return "pass_timeout";
   default:
@@ -122,21 +127,34 @@ std::string contentType(llvm::StringRef path) {
 
 namespace {
 /// The requests that parse, run passes or measure (the POST endpoints):
-/// at most --threads at once. The pool has kLightThreads threads more, so
-/// /healthz, /metrics and the dashboard are answered while all are busy.
+/// at most --threads at once, and at most kWaitingPosts more waiting for a
+/// slot (each waiting one holds a pool thread); past that a POST is told to
+/// retry (503). The pool has kLightThreads threads beyond both, so /healthz,
+/// /metrics and the dashboard are answered while all are busy.
 class BusySlots {
 public:
   explicit BusySlots(unsigned count) : free(count) {}
-  /// One slot, from construction to destruction.
+  /// One slot, from construction to destruction, if one was to be had.
   struct Held {
-    explicit Held(BusySlots &slots) : slots(slots) { slots.acquire(); }
-    ~Held() { slots.release(); }
+    Held(BusySlots &slots, unsigned maxWaiting)
+        : slots(slots), held(slots.acquire(maxWaiting)) {}
+    ~Held() {
+      if (held)
+        slots.release();
+    }
     BusySlots &slots;
+    const bool held;
   };
-  void acquire() {
+  /// Waits for a slot, unless \p maxWaiting requests wait already: false.
+  bool acquire(unsigned maxWaiting) {
     std::unique_lock<std::mutex> lock(mutex);
+    if (free == 0 && waiting >= maxWaiting)
+      return false;
+    ++waiting;
     freed.wait(lock, [&] { return free > 0; });
+    --waiting;
     --free;
+    return true;
   }
   void release() {
     {
@@ -150,8 +168,13 @@ private:
   std::mutex mutex;
   std::condition_variable freed;
   unsigned free;
+  unsigned waiting = 0;
 };
-constexpr unsigned kLightThreads = 2;
+constexpr unsigned kWaitingPosts = 16;
+/// An idle keep-alive connection holds a pool thread too (the HTTP library
+/// serves a connection on one thread until it closes): this many of them
+/// and GETs at once still leave /healthz a thread.
+constexpr unsigned kLightThreads = 8;
 } // namespace
 
 int runServer(const ServeOptions &options) {
@@ -166,7 +189,9 @@ int runServer(const ServeOptions &options) {
   httplib::Server server;
   unsigned threads = std::max(1u, options.threads);
   BusySlots busy(threads);
-  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads + kLightThreads); };
+  server.new_task_queue = [threads] {
+    return new httplib::ThreadPool(threads + kWaitingPosts + kLightThreads);
+  };
   server.set_payload_max_length(options.maxBodyBytes);
   auto seconds = [](double s) { return std::chrono::microseconds(int64_t(s * 1e6)); };
   server.set_read_timeout(seconds(options.readTimeoutSeconds));
@@ -244,6 +269,12 @@ int runServer(const ServeOptions &options) {
         late = std::chrono::steady_clock::now() > deadline;
         return !late;
       });
+      // A body that stopped short of its length, its client waiting, ends
+      // with a read that timed out: late too. (A POST that gives no length
+      // is read to the timeout: a mistake unreadRequestMessage names.)
+      bool framed = request.has_header("Content-Length") || request.has_header("Transfer-Encoding");
+      if (!read && framed && response.status != 413 && std::chrono::steady_clock::now() >= deadline)
+        late = true;
       Reply reply;
       if (late)
         reply = Reply{408, llvm::json::Object{
@@ -257,11 +288,21 @@ int runServer(const ServeOptions &options) {
                       llvm::json::Object{
                           {"error", unreadRequestMessage(request, response.status, options)}}};
       else {
-        BusySlots::Held held(busy);
-        reply = handler(body);
+        BusySlots::Held slot(busy, kWaitingPosts);
+        if (slot.held)
+          reply = handler(body);
+        else
+          reply = Reply{503, llvm::json::Object{
+                                 {"error", llvm::formatv("all {0} workers are busy and {1} "
+                                                         "requests wait: retry later (mqss "
+                                                         "serve --threads)",
+                                                         threads, kWaitingPosts)
+                                               .str()}}};
       }
       if (late || !read)
         response.set_header("Connection", "close"); // the rest of the body is unread
+      if (reply.status == 503)
+        response.set_header("Retry-After", "1");
       sendJson(response, reply);
       record(endpoint, reply, start);
     };

@@ -371,6 +371,18 @@ def main():
         check(data.startswith(b"HTTP/1.1 408") and time.time() - start < 5,
               "a trickling client is cut off: %r after %.1f s" % (data[:60], time.time() - start))
         trickle.close()
+        # A body that stops short of its length, the client waiting, is late
+        # as well (it was a 400 saying the request could not be read).
+        stalled = socket.create_connection(("127.0.0.1", server.port))
+        stalled.sendall(("POST /v1/select HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
+                         "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"ir\"" % token).encode())
+        stalled.settimeout(10)
+        try:
+            data = stalled.recv(4096)
+        except socket.timeout:
+            data = b""
+        check(data.startswith(b"HTTP/1.1 408"), "a stalled body is 408: %r" % data[:60])
+        stalled.close()
         # A slow client: headers never finished; the server drops it after the read timeout.
         slow = socket.create_connection(("127.0.0.1", server.port))
         slow.sendall(b"POST /v1/select HTTP/1.1\r\nHost: x\r\n")
@@ -660,11 +672,29 @@ def main():
         worker = threading.Thread(target=busy)
         worker.start()
         time.sleep(0.3)
+        # 16 POSTs wait for the busy worker, and 4 idle connections hold
+        # pool threads: /healthz is still answered at once, and a POST past
+        # the 16 waiting is told to retry.
+        waited = []
+        waiting = [threading.Thread(target=lambda: waited.append(
+            plain.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"})[0])) for _ in range(16)]
+        for w in waiting:
+            w.start()
+        idle = [socket.create_connection(("127.0.0.1", plain.port)) for _ in range(4)]
+        time.sleep(0.3)
         status, _ = plain.request("GET", "/healthz")
         ended["health"] = time.time()
+        over, body = plain.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"})
+        ended["over"] = time.time()
         worker.join()
+        for w in waiting:
+            w.join()
+        for s in idle:
+            s.close()
         check(status == 200 and ended["status"] == 200 and ended["health"] < ended["busy"],
               "/healthz is answered while the worker is busy: %s" % ended)
+        check(over == 503 and "retry" in body.get("error", "") and ended["over"] < ended["busy"]
+              and waited == [200] * 16, "a POST past those waiting is told to retry: %s %s %s" % (over, body, waited))
         # A kernel far smaller than the training kernels gets default's plan,
         # one step at a time as well as whole.
         status, body = plain.request("POST", "/v1/select", {"ir": small, "target": "x86-avx2"})
