@@ -326,28 +326,34 @@ int runServer(const ServeOptions &options) {
     response.set_content(metrics.render(), "text/plain; version=0.0.4");
   });
 
-  // The dashboard: files from its directory, nothing else.
-  auto serveFile = [&](llvm::StringRef name, httplib::Response &response) {
-    if (name.contains("..") || name.contains('/') || options.dashboardDir.empty()) {
-      sendJson(response, Reply{404, llvm::json::Object{{"error", "not found"}}});
-      return;
+  // The dashboard: files from its directory, nothing else, counted under
+  // \p endpoint ("/" or "/static").
+  auto serveFile = [&](llvm::StringRef endpoint, llvm::StringRef name,
+                       httplib::Response &response) {
+    std::optional<std::unique_ptr<llvm::MemoryBuffer>> file;
+    if (!name.contains("..") && !name.contains('/') && !options.dashboardDir.empty()) {
+      llvm::SmallString<256> path(options.dashboardDir);
+      llvm::sys::path::append(path, name);
+      if (auto buffer = llvm::MemoryBuffer::getFile(path))
+        file = std::move(*buffer);
     }
-    llvm::SmallString<256> path(options.dashboardDir);
-    llvm::sys::path::append(path, name);
-    auto buffer = llvm::MemoryBuffer::getFile(path);
-    if (!buffer) {
+    int status = file ? 200 : 404;
+    metrics.increment("mqss_requests_total",
+                      {{"endpoint", endpoint.str()}, {"code", std::to_string(status)}});
+    if (!file) {
+      metrics.increment("mqss_errors_total",
+                        {{"endpoint", endpoint.str()}, {"kind", errorKind(404)}});
       sendJson(response, Reply{404, llvm::json::Object{{"error", "not found: " + name.str()}}});
       return;
     }
-    response.set_content((*buffer)->getBuffer().str(), contentType(name));
+    response.set_content((*file)->getBuffer().str(), contentType(name));
   };
   server.Get("/", [&](const httplib::Request &, httplib::Response &response) {
-    metrics.increment("mqss_requests_total", {{"endpoint", "/"}, {"code", "200"}});
-    serveFile("index.html", response);
+    serveFile("/", "index.html", response);
   });
   server.Get(R"(/static/([A-Za-z0-9._-]+))",
              [&](const httplib::Request &request, httplib::Response &response) {
-               serveFile(request.matches[1].str(), response);
+               serveFile("/static", request.matches[1].str(), response);
              });
   // What httplib answers itself (an unknown path, a body over the limit, a
   // request that could not be read in time) is counted too, under a fixed

@@ -568,13 +568,17 @@ def main():
         status, body = server.request("POST", "/v1/admin/reload", {"model": original}, token)
         check(status == 200, "reload back: %s %s" % (status, body))
 
-        # Metrics in the Prometheus format.
+        # Metrics in the Prometheus format; the dashboard's files count too.
+        status, _ = server.request("GET", "/static/no-such-file.js", token=token)
+        check(status == 404, "a missing dashboard file: %s" % status)
         status, metrics = server.request("GET", "/metrics", token=token)
         for needle in ["# TYPE mqss_requests_total counter",
                        'mqss_requests_total{endpoint="/v1/select",code="200"}',
                        'mqss_request_duration_seconds_bucket{endpoint="/v1/select",le="+Inf"}',
                        "mqss_decisions_total{action=", 'mqss_errors_total{endpoint="/v1/select",kind="bad_request"}',
                        'mqss_errors_total{endpoint="/v1/select",kind="too_large"}',
+                       'mqss_requests_total{endpoint="/static",code="404"} 1',
+                       'mqss_errors_total{endpoint="/static",kind="not_found"} 1',
                        'mqss_errors_total{endpoint="/v1/select",kind="timeout"}',
                        'mqss_errors_total{endpoint="/v1/select",kind="method_not_allowed"}',
                        'mqss_errors_total{endpoint="/v1/select",kind="unauthorized"}',
