@@ -310,6 +310,50 @@ parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
   return std::move(module);
 }
 
+/// The longest quoted source line LoadError keeps whole.
+constexpr size_t kQuotedLineWidth = 200;
+
+/// \p line cut to kQuotedLineWidth characters around column \p column
+/// (0-based), with "..." where it was cut; \p shift receives how many
+/// characters went from its start (before the "...").
+static std::string cutAround(llvm::StringRef line, size_t column, size_t &shift) {
+  size_t begin = column > kQuotedLineWidth / 2 ? column - kQuotedLineWidth / 2 : 0;
+  begin = std::min(begin, line.size() > kQuotedLineWidth ? line.size() - kQuotedLineWidth : 0);
+  std::string cut = (begin > 0 ? "..." : "") + line.substr(begin, kQuotedLineWidth).str();
+  if (begin + kQuotedLineWidth < line.size())
+    cut += llvm::formatv("... ({0} characters in all)", line.size()).str();
+  shift = begin;
+  return cut;
+}
+
+LoadError::LoadError(LoadFailure kind, std::string text) : kind(kind) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(text).split(lines, '\n');
+  if (llvm::none_of(lines, [](llvm::StringRef line) { return line.size() > kQuotedLineWidth; })) {
+    diagnostics = std::move(text);
+    return;
+  }
+  auto isCaretLine = [](llvm::StringRef line) {
+    return line.contains('^') && line.find_first_not_of(" ^~") == llvm::StringRef::npos;
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    llvm::StringRef line = lines[i];
+    if (i)
+      diagnostics += '\n';
+    // A quoted source line has its caret line below it; messages and
+    // notes stay whole.
+    if (line.size() <= kQuotedLineWidth || i + 1 == lines.size() || !isCaretLine(lines[i + 1])) {
+      diagnostics += line.str();
+      continue;
+    }
+    size_t shift = 0;
+    diagnostics += cutAround(line, lines[i + 1].find('^'), shift);
+    std::string caret = lines[i + 1].drop_front(std::min(shift, lines[i + 1].size())).str();
+    diagnostics += "\n" + std::string(shift > 0 ? 3 : 0, ' ') + caret;
+    ++i;
+  }
+}
+
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readModuleFile(llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
   if (std::error_code ec = buffer.getError())

@@ -1754,12 +1754,13 @@ static double elementsOf(Type type, bool tensors) {
   return elements;
 }
 
-/// The operations one execution of \p op stands for: an elementwise op on a
-/// vector or a tensor (arith.addf on vector<8x32xf32>) computes each of its
-/// elements, a vector op (a transfer, a reduction) handles each element of
-/// its largest vector, and vector.contract multiplies at each point of its
-/// iteration space, as the loops or the linalg op they stand for would.
-/// 1 for other ops.
+/// The operations one execution of \p op stands for, as the loops or the
+/// linalg op it stands for would execute them: an elementwise op on a vector
+/// or a tensor (arith.addf on vector<8x32xf32>) computes each element of
+/// its result, vector.contract each point of its iteration space, a
+/// reduction each element of its source, an insert each element it
+/// inserts, and other vector ops each element of their result (of the
+/// vector they store, without one). 1 for other ops.
 static double opsPerExecution(Operation &op) {
   if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
     SmallVector<int64_t> bounds;
@@ -1769,13 +1770,19 @@ static double opsPerExecution(Operation &op) {
       points *= static_cast<double>(bound);
     return points;
   }
+  if (isa<vector::MultiDimReductionOp, vector::ReductionOp>(op))
+    return elementsOf(op.getOperand(0).getType(), false);
+  if (auto insert = dyn_cast<vector::InsertOp>(op))
+    return elementsOf(insert.getSource().getType(), false);
+  if (auto insert = dyn_cast<vector::InsertStridedSliceOp>(op))
+    return elementsOf(insert.getSource().getType(), false);
   bool elementwise = op.hasTrait<OpTrait::Elementwise>();
   if (!elementwise && !isa_and_present<vector::VectorDialect>(op.getDialect()))
     return 1;
   double most = 1;
   for (Type type : op.getResultTypes())
     most = std::max(most, elementsOf(type, elementwise));
-  if (!elementwise)
+  if (op.getNumResults() == 0)
     for (Type type : op.getOperandTypes())
       most = std::max(most, elementsOf(type, false));
   return most;

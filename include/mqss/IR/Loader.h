@@ -27,8 +27,10 @@ enum class LoadFailure { Io, Parse, Verify };
 class LoadError : public llvm::ErrorInfo<LoadError> {
 public:
   static char ID;
-  LoadError(LoadFailure kind, std::string diagnostics)
-      : kind(kind), diagnostics(std::move(diagnostics)) {}
+  /// Source lines \p diagnostics quotes (a caret line below them) past 200
+  /// characters are cut to 200 around the caret: a reply or a terminal gets
+  /// the place, not a line of a megabyte.
+  LoadError(LoadFailure kind, std::string diagnostics);
   void log(llvm::raw_ostream &os) const override { os << diagnostics; }
   std::error_code convertToErrorCode() const override {
     return llvm::inconvertibleErrorCode();
