@@ -143,6 +143,55 @@ static void appendHints(std::string &diagnostics, llvm::StringRef source) {
   }
 }
 
+/// A quoted source line longer than kLongQuotedLine is cut to
+/// kQuotedLineWidth characters (with room for the marks saying so: a line
+/// cut once is not cut again).
+constexpr size_t kQuotedLineWidth = 200;
+constexpr size_t kLongQuotedLine = 256;
+
+/// \p line cut to kQuotedLineWidth characters around column \p column
+/// (0-based), with "..." where it was cut; \p shift receives how many
+/// characters went from its start (before the "...").
+static std::string cutAround(llvm::StringRef line, size_t column, size_t &shift) {
+  size_t begin = column > kQuotedLineWidth / 2 ? column - kQuotedLineWidth / 2 : 0;
+  begin = std::min(begin, line.size() > kQuotedLineWidth ? line.size() - kQuotedLineWidth : 0);
+  std::string cut = (begin > 0 ? "..." : "") + line.substr(begin, kQuotedLineWidth).str();
+  if (begin + kQuotedLineWidth < line.size())
+    cut += llvm::formatv("... ({0} characters in all)", line.size()).str();
+  shift = begin;
+  return cut;
+}
+
+/// \p text with each quoted source line (a caret line below it) of over
+/// kLongQuotedLine characters cut around its caret.
+static std::string shortenQuotedLines(std::string text) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(text).split(lines, '\n');
+  if (llvm::none_of(lines, [](llvm::StringRef line) { return line.size() > kLongQuotedLine; }))
+    return text;
+  std::string diagnostics;
+  auto isCaretLine = [](llvm::StringRef line) {
+    return line.contains('^') && line.find_first_not_of(" ^~") == llvm::StringRef::npos;
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    llvm::StringRef line = lines[i];
+    if (i)
+      diagnostics += '\n';
+    // A quoted source line has its caret line below it; messages and
+    // notes stay whole.
+    if (line.size() <= kLongQuotedLine || i + 1 == lines.size() || !isCaretLine(lines[i + 1])) {
+      diagnostics += line.str();
+      continue;
+    }
+    size_t shift = 0;
+    diagnostics += cutAround(line, lines[i + 1].find('^'), shift);
+    std::string caret = lines[i + 1].drop_front(std::min(shift, lines[i + 1].size())).str();
+    diagnostics += "\n" + std::string(shift > 0 ? 3 : 0, ' ') + caret;
+    ++i;
+  }
+  return diagnostics;
+}
+
 std::optional<ParserHazard> findParserHazard(llvm::StringRef text) {
   if (text.starts_with("ML\xefR")) // bytecode
     return std::nullopt;
@@ -188,8 +237,11 @@ bool reportParserHazard(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os)
   std::optional<ParserHazard> hazard = findParserHazard(text);
   if (!hazard)
     return false;
-  sourceMgr.PrintMessage(os, llvm::SMLoc::getFromPointer(text.data() + hazard->at),
+  std::string message;
+  llvm::raw_string_ostream messageStream(message);
+  sourceMgr.PrintMessage(messageStream, llvm::SMLoc::getFromPointer(text.data() + hazard->at),
                          llvm::SourceMgr::DK_Error, hazard->why);
+  os << shortenQuotedLines(std::move(message));
   return true;
 }
 
@@ -310,49 +362,8 @@ parseAndVerify(MLIRContext &context, std::unique_ptr<llvm::MemoryBuffer> buffer,
   return std::move(module);
 }
 
-/// The longest quoted source line LoadError keeps whole.
-constexpr size_t kQuotedLineWidth = 200;
-
-/// \p line cut to kQuotedLineWidth characters around column \p column
-/// (0-based), with "..." where it was cut; \p shift receives how many
-/// characters went from its start (before the "...").
-static std::string cutAround(llvm::StringRef line, size_t column, size_t &shift) {
-  size_t begin = column > kQuotedLineWidth / 2 ? column - kQuotedLineWidth / 2 : 0;
-  begin = std::min(begin, line.size() > kQuotedLineWidth ? line.size() - kQuotedLineWidth : 0);
-  std::string cut = (begin > 0 ? "..." : "") + line.substr(begin, kQuotedLineWidth).str();
-  if (begin + kQuotedLineWidth < line.size())
-    cut += llvm::formatv("... ({0} characters in all)", line.size()).str();
-  shift = begin;
-  return cut;
-}
-
-LoadError::LoadError(LoadFailure kind, std::string text) : kind(kind) {
-  llvm::SmallVector<llvm::StringRef> lines;
-  llvm::StringRef(text).split(lines, '\n');
-  if (llvm::none_of(lines, [](llvm::StringRef line) { return line.size() > kQuotedLineWidth; })) {
-    diagnostics = std::move(text);
-    return;
-  }
-  auto isCaretLine = [](llvm::StringRef line) {
-    return line.contains('^') && line.find_first_not_of(" ^~") == llvm::StringRef::npos;
-  };
-  for (size_t i = 0; i < lines.size(); ++i) {
-    llvm::StringRef line = lines[i];
-    if (i)
-      diagnostics += '\n';
-    // A quoted source line has its caret line below it; messages and
-    // notes stay whole.
-    if (line.size() <= kQuotedLineWidth || i + 1 == lines.size() || !isCaretLine(lines[i + 1])) {
-      diagnostics += line.str();
-      continue;
-    }
-    size_t shift = 0;
-    diagnostics += cutAround(line, lines[i + 1].find('^'), shift);
-    std::string caret = lines[i + 1].drop_front(std::min(shift, lines[i + 1].size())).str();
-    diagnostics += "\n" + std::string(shift > 0 ? 3 : 0, ' ') + caret;
-    ++i;
-  }
-}
+LoadError::LoadError(LoadFailure kind, std::string text)
+    : kind(kind), diagnostics(shortenQuotedLines(std::move(text))) {}
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readModuleFile(llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);

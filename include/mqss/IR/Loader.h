@@ -27,7 +27,7 @@ enum class LoadFailure { Io, Parse, Verify };
 class LoadError : public llvm::ErrorInfo<LoadError> {
 public:
   static char ID;
-  /// Source lines \p diagnostics quotes (a caret line below them) past 200
+  /// Source lines \p diagnostics quotes (a caret line below them) past 256
   /// characters are cut to 200 around the caret: a reply or a terminal gets
   /// the place, not a line of a megabyte.
   LoadError(LoadFailure kind, std::string diagnostics);
