@@ -433,10 +433,15 @@ llvm::Error licmKeepsLoops(mlir::ModuleOp module) {
 /// affine.if that guards them (a stencil's border, a padded copy): it copies
 /// past the buffer. Found by a sweep of others' IR. Where it cannot bound an
 /// access (floordiv/mod in the index) it leaves a copy loop without bounds,
-/// which applyAction() reports as the action's failure.
+/// which applyAction() reports as the action's failure. A loop stepping by
+/// more than 1 from a bound that is not constant (a tiled point loop
+/// `%i to %i + 16 step 2`, from HLS unrolling or the catalog's own
+/// unroll-jam then tiling) gets a buffer one row short and a copy loop past
+/// it: heap corruption (found by a sweep of HLS-style kernels).
 bool copyable(const IRSummary &s) {
   return s.maxAffineDepth >= 2 && s.numAffineForWithResults == 0 &&
-         s.innermostAffineStepsOne && s.allAffineTripsConstant && s.opCount("affine.if") == 0;
+         s.innermostAffineStepsOne && s.steppedLoopsHaveConstantBounds &&
+         s.allAffineTripsConstant && s.opCount("affine.if") == 0;
 }
 /// affine-scalrep forwards a store to later loads, looking for intervening
 /// writes along affine.for back edges only: a store before an scf.for whose
@@ -807,8 +812,9 @@ const LegalityRule kLegalityRules[] = {
                         "stores under as many loops as their memref has dimensions: MLIR 19's "
                         "affine-loop-fusion gets others wrong", hasAffineSiblingLoops},
     {copyable, "affine nests two or more deep with constant trip counts, innermost steps of "
-               "1, no loop results and no affine.if: MLIR 19's affine-data-copy-generate "
-               "copies past its buffers on others", hasAffineNest},
+               "1, steps above 1 only on loops with constant bounds, no loop results and no "
+               "affine.if: MLIR 19's affine-data-copy-generate copies past its buffers on "
+               "others", hasAffineNest},
     {scalarReplaceable, "affine loads or stores, none inside an scf loop (whose back edges "
                         "affine-scalrep does not see), and none in an affine.if's else branch "
                         "on a buffer that is written (MLIR 19 gives it the then branch's "

@@ -1673,8 +1673,11 @@ IRSummary summarize(ModuleOp module) {
             }
         }
         ++s.numAffineFor;
-        if (!forOp.hasConstantBounds())
+        if (!forOp.hasConstantBounds()) {
           s.allAffineBoundsConstant = false;
+          if (forOp.getStepAsInt() != 1)
+            s.steppedLoopsHaveConstantBounds = false;
+        }
         s.numAffineForMaybeEmptyFromAbove += mayEndBelowStart(forOp, intervals);
         if (s.allAffineTripsConstant && !tripCountIsConstant(forOp))
           s.allAffineTripsConstant = false;

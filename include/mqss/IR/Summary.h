@@ -113,6 +113,10 @@ struct IRSummary {
   /// Whether every innermost affine.for steps by 1 (unrolling leaves larger
   /// steps behind; tiling only on the outer, tile loops).
   bool innermostAffineStepsOne = true;
+  /// Whether every affine.for stepping by more than 1 has constant bounds
+  /// (tile loops do; a point loop `%i to %i + 16 step 2`, after unrolling
+  /// and tiling, does not).
+  bool steppedLoopsHaveConstantBounds = true;
   /// Whether every scf.for steps by a positive constant.
   bool allScfForStepsConstant = true;
   /// Functions declared without a body, returning a tensor, and called:
