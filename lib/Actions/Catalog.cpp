@@ -987,6 +987,13 @@ llvm::Expected<std::vector<const Action *>> parseActionList(llvm::StringRef text
           llvm::inconvertibleErrorCode(),
           llvm::formatv("unknown action '{0}' (see `mqss actions` for the catalog)",
                         name.trim()));
+    // A finish ends a sequence: what came after it was dropped unsaid.
+    if (!actions.empty() && actions.back()->kind == ActionKind::Finish)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          llvm::formatv("'{0}' follows the finish action '{1}', which ends a sequence: a "
+                        "finish action (its LLVM level) can only be the last",
+                        name.trim(), actions.back()->name));
     actions.push_back(action);
   }
   return actions;

@@ -132,6 +132,12 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
                           options.targets, run);
   if (!tasks)
     return tasks.takeError();
+  // (Geomeans of nothing would read 0.000x, as if the policy lost.)
+  if (tasks->empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "no kernels match the selection (split '" + options.split +
+                                       "'" + (options.kernel.empty() ? "" : ", --kernel") +
+                                       (options.targets.empty() ? ", no target" : "") + ")");
   auto store = Store::open(options.dbPath.empty() ? Store::defaultPath() : options.dbPath);
   if (!store)
     return store.takeError();

@@ -49,6 +49,10 @@ int collectMain() {
   options.episodesPerTask = episodes;
   options.modelPath = model;
   options.epsilon = epsilon;
+  if (workers == 0 || workers > kMaxThreads) {
+    WithColor::error(errs(), "mqss collect") << "--workers must be in 1.." << kMaxThreads << "\n";
+    return 2;
+  }
   options.workers = workers;
   options.seed = seed;
   options.dbPath = db;

@@ -19,6 +19,11 @@ llvm::cl::OptionCategory &category();
 bool parseTargetList(llvm::StringRef list, llvm::StringRef tool,
                      std::vector<std::string> &targets, bool narrowToHost = false);
 
+/// The most threads or worker processes a command's --threads or --workers
+/// may ask for: more gains nothing on any machine mqss runs on, and a huge
+/// count exhausted threads, processes or memory.
+inline constexpr unsigned kMaxThreads = 256;
+
 /// For a command printing JSON: its failure as {"error": message} on stdout,
 /// so that a consumer parsing the output gets the message, not nothing.
 void printJsonError(const llvm::Twine &message);

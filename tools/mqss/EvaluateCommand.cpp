@@ -55,6 +55,11 @@ int evaluateMain() {
   options.objective = *parsedObjective;
   options.size = size;
   options.kernel = kernel;
+  if (oracle == 0) {
+    WithColor::error(errs(), "mqss evaluate")
+        << "--oracle-budget must be at least 1 (random-search evaluations per module)\n";
+    return 2;
+  }
   options.oracleBudget = oracle;
   options.outDir = outDir;
   options.dbPath = db;

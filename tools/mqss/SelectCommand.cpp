@@ -318,6 +318,10 @@ int selectMain() {
                               "kernel: they need --guard=measure");
   if (!(guardTimeout > 0))
     return commandError(tool, "--timeout-s must be a positive number of seconds");
+  // Each thread parses its share in its own context: more than a machine
+  // has cores gains nothing, and 100,000 ran out of threads (an abort).
+  if (threads > kMaxThreads)
+    return commandError(tool, "--threads must be at most " + Twine(kMaxThreads));
   options.guardEntry = guardEntry;
   options.guardTimeoutSeconds = guardTimeout;
   if (Error error = options.parseGuardInputs(guardShapes, guardArgs))

@@ -61,8 +61,8 @@ int serveMain() {
   };
   if (port < 0 || port > 65535)
     return fail("--port must be in 0..65535");
-  if (threads == 0)
-    return fail("--threads must be at least 1");
+  if (threads == 0 || threads > kMaxThreads)
+    return fail("--threads must be in 1.." + Twine(kMaxThreads));
   if (explore < 0 || explore > 1)
     return fail("--explore must be a probability in [0, 1]");
   if (maxBodyMb == 0 || readTimeout <= 0 || childTimeout <= 0 || measureReps == 0)

@@ -97,7 +97,8 @@ std::string notInPoolBecause(const Action &action, const IRSummary &summary);
 /// Identifies the catalog (names, stages, bodies) for model compatibility.
 uint64_t catalogHash();
 
-/// Parses "a,b,c" into actions; the error names the unknown one.
+/// Parses "a,b,c" into actions; the error names an unknown one, or one
+/// after a finish action (which can only be the last).
 llvm::Expected<std::vector<const Action *>> parseActionList(llvm::StringRef text);
 
 } // namespace mqss
