@@ -15,6 +15,7 @@
 #include "mqss/Suite/SuiteRun.h"
 #include "mqss/Train/Ppo.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -63,8 +64,28 @@ struct Progress {
   unsigned sinceImprovement = 0;
   float entropyCoef = 0;
   std::string command;
+  /// runKey() of the options: what a resumed run must share (empty in a
+  /// checkpoint written before it was kept: then the command).
+  std::string key;
   std::vector<double> meanRewards;
 };
+
+/// What makes two commands the same training run: every option that
+/// changes what is trained, as values (flags in any order or spelling,
+/// defaults given or not), without the output directory, the measurement
+/// cache and the number of updates (a finished run can be extended).
+std::string runKey(const TrainOptions &o) {
+  return llvm::formatv("registry={0};size={1};kernel={2};max-kernels={3};targets={4};"
+                       "episodes={5};max-steps={6};checkpoint-every={7};validate-every={8};"
+                       "patience={9};bc-epochs={10};bc-search={11};epsilon={12};seed={13};"
+                       "reps={14};min-time-ms={15};objective={16}",
+                       o.registryPath, o.size, o.kernel, o.maxTrainKernels,
+                       llvm::join(o.targets, ","), o.episodesPerUpdate, o.maxSteps,
+                       o.checkpointEvery, o.validateEvery, o.patience, o.bcEpochs,
+                       o.bcSearchBudget, o.epsilon, o.seed, o.reps, o.minTimeMs,
+                       o.objective.spec())
+      .str();
+}
 
 llvm::json::Value toJSON(const Progress &p) {
   return llvm::json::Object{{"update", p.update},
@@ -72,6 +93,7 @@ llvm::json::Value toJSON(const Progress &p) {
                             {"since_improvement", p.sinceImprovement},
                             {"entropy_coef", p.entropyCoef},
                             {"command", p.command},
+                            {"key", p.key},
                             {"mean_rewards", llvm::json::Array(p.meanRewards)}};
 }
 
@@ -81,7 +103,8 @@ bool fromJSON(const llvm::json::Value &v, Progress &p, llvm::json::Path path) {
   int64_t update = 0, since = 0;
   bool ok = m && m.map("update", update) && m.map("best_validation", p.bestValidation) &&
             m.map("since_improvement", since) && m.map("entropy_coef", entropy) &&
-            m.map("command", p.command) && m.map("mean_rewards", p.meanRewards);
+            m.map("command", p.command) && m.mapOptional("key", p.key) &&
+            m.map("mean_rewards", p.meanRewards);
   p.update = update;
   p.sinceImprovement = since;
   p.entropyCoef = static_cast<float>(entropy);
@@ -301,6 +324,7 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
   Progress progress;
   progress.entropyCoef = config.entropyCoef;
   progress.command = options.command;
+  progress.key = runKey(options);
   TrainResult result;
 
   // Resume from the last checkpoint of the same command.
@@ -310,7 +334,16 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
                          : llvm::Expected<llvm::json::Value>(trainError("unreadable"));
     Progress saved;
     llvm::json::Path::Root root;
-    if (parsed && fromJSON(*parsed, saved, root) && saved.command == options.command) {
+    bool read = parsed && fromJSON(*parsed, saved, root);
+    bool same = read && (saved.key.empty() ? saved.command == options.command
+                                           : saved.key == progress.key);
+    if (read && !same)
+      // Starting afresh would overwrite its checkpoint and models.
+      return trainError(options.outDir + " holds a checkpoint of another training run (`" +
+                        saved.command + "`): resume it with the options it had (their "
+                        "order, and --out, --db and --updates, may differ), or train into "
+                        "another --out");
+    if (same) {
       auto loaded = loadModel(checkpoint);
       if (!loaded)
         return loaded.takeError();
@@ -334,7 +367,7 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
       if (!parsed)
         llvm::consumeError(parsed.takeError());
       llvm::errs() << "note: " << options.outDir
-                   << " holds a checkpoint of another command; starting afresh\n";
+                   << "/progress.json cannot be read: starting afresh\n";
     }
   }
 

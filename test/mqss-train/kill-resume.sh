@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# kill -9 during `mqss train`, then rerun the same command: it must resume
-# from the last checkpoint and finish. Usage: kill-resume.sh MQSS DIR REGISTRY
+# kill -9 during `mqss train`, then rerun the same command (its flags in
+# another order): it must resume from the last checkpoint and finish.
+# Usage: kill-resume.sh MQSS DIR REGISTRY
 set -u
 mqss=$1 dir=$2 registry=$3
 # A fresh measurement cache too: one left by an earlier run answers every
@@ -22,4 +23,10 @@ kill -9 "$pid"
 wait "$pid" 2>/dev/null
 [ -f "$dir/progress.json" ] || { echo "no checkpoint was written"; exit 1; }
 echo "killed after $(grep -o '"update":[0-9]*' "$dir/progress.json")"
-"$mqss" "${args[@]}"
+# The same run typed otherwise (flags reordered, a default given) resumes.
+"$mqss" train --db="$dir.db" --seed=1 --targets=host --kernel=mm --registry="$registry" \
+  --out="$dir" --updates=12 --episodes=2 --checkpoint-every=1 --validate-every=3 --bc-epochs=5
+# Another run (another seed) into the same directory is refused, its
+# checkpoint and models kept.
+"$mqss" "${args[@]}" --seed=2 > /dev/null 2> "$dir.other" && echo "another run was not refused"
+echo "another run: $(grep -o 'holds a checkpoint of another training run' "$dir.other")"
