@@ -48,6 +48,10 @@ int collectMain() {
     return 2;
   options.episodesPerTask = episodes;
   options.modelPath = model;
+  if (!(epsilon >= 0 && epsilon <= 1)) {
+    WithColor::error(errs(), "mqss collect") << "--epsilon must be a probability in [0, 1]\n";
+    return 2;
+  }
   options.epsilon = epsilon;
   if (workers == 0 || workers > kMaxThreads) {
     WithColor::error(errs(), "mqss collect") << "--workers must be in 1.." << kMaxThreads << "\n";

@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -61,6 +62,13 @@ int evaluateMain() {
     return 2;
   }
   options.oracleBudget = oracle;
+  // A file where the directory should be would fail only after measuring.
+  if (!outDir.empty() && sys::fs::exists(outDir.getValue()) &&
+      !sys::fs::is_directory(outDir.getValue())) {
+    WithColor::error(errs(), "mqss evaluate")
+        << "--out=" << outDir << " is a file: give a directory for the report\n";
+    return 2;
+  }
   options.outDir = outDir;
   options.dbPath = db;
   options.registryPath = registry;

@@ -69,6 +69,8 @@ int searchMain() {
     return searchError(toString(resolved.takeError()));
   if (budget == 0 && timeS <= 0)
     return searchError("give a --budget or a --time-s");
+  if (maxLength == 0 || beamWidth == 0)
+    return searchError("--max-length and --beam-width must be at least 1");
 
   RunRequest kernel;
   kernel.inputPath = input;

@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -67,6 +68,19 @@ static cl::opt<std::string> registry("registry", cl::desc("Benchmark registry"),
                                      cl::sub(trainCommand), cl::cat(category()));
 
 int trainMain(int argc, char **argv) {
+  auto fail = [](const Twine &message) {
+    WithColor::error(errs(), "mqss train") << message << "\n";
+    return 2;
+  };
+  // (--updates=0 reported a best validation reward of -2, outside [-1, 1];
+  // --episodes=0 "trained" on nothing.)
+  if (annotate.empty() && (updates == 0 || episodes == 0))
+    return fail("--updates and --episodes must be at least 1");
+  if (!(epsilon >= 0 && epsilon <= 1))
+    return fail("--epsilon must be a probability in [0, 1]");
+  // A file where the directory should be would fail only after training.
+  if (annotate.empty() && sys::fs::exists(out.getValue()) && !sys::fs::is_directory(out.getValue()))
+    return fail("--out=" + out + " is a file: give a directory for the checkpoints and model");
   TrainOptions options;
   options.outDir = out;
   options.updates = updates;
