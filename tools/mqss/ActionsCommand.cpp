@@ -236,8 +236,7 @@ int applyMain() {
     return applyError("cannot write '" + applyOutput + "': " + ec.message());
   (*module)->print(out.os());
   out.os() << "\n";
-  out.keep();
-  return 0;
+  return finishOutput(out, applyOutput, "mqss apply") ? 0 : 1;
 }
 
 } // namespace mqss::tool

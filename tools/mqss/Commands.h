@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class ToolOutputFile;
+} // namespace llvm
+
 namespace mqss::tool {
 
 /// Options shown in `--help`; LLVM's own options stay hidden.
@@ -23,6 +27,11 @@ bool parseTargetList(llvm::StringRef list, llvm::StringRef tool,
 /// may ask for: more gains nothing on any machine mqss runs on, and a huge
 /// count exhausted threads, processes or memory.
 inline constexpr unsigned kMaxThreads = 256;
+
+/// Flushes \p out (written to \p path) and keeps it. A write that failed
+/// (a full disk, /dev/full) is \p tool's error, printed, and false: LLVM
+/// would otherwise end the process with "IO failure on output stream".
+bool finishOutput(llvm::ToolOutputFile &out, llvm::StringRef path, llvm::StringRef tool);
 
 /// For a command printing JSON: its failure as {"error": message} on stdout,
 /// so that a consumer parsing the output gets the message, not nothing.

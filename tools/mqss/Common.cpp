@@ -6,6 +6,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -42,6 +43,17 @@ bool parseTargetList(StringRef list, StringRef tool, std::vector<std::string> &t
                                    << ": name one with --targets (e.g. host)\n";
     return false;
   }
+  return true;
+}
+
+bool finishOutput(ToolOutputFile &out, StringRef path, StringRef tool) {
+  out.os().flush();
+  if (std::error_code ec = out.os().error()) {
+    WithColor::error(errs(), tool) << "cannot write '" << path << "': " << ec.message() << "\n";
+    out.os().clear_error();
+    return false;
+  }
+  out.keep();
   return true;
 }
 

@@ -421,8 +421,7 @@ int selectMain() {
       object["pipeline_note"] = pasting;
     out.os() << formatv("{0:2}", json::Value(std::move(object))) << "\n";
   }
-  out.keep();
-  return 0;
+  return finishOutput(out, output, tool) ? 0 : 1;
 }
 
 int explainMain() {
