@@ -147,7 +147,11 @@ int applyMain() {
                       "unregistered dialect have no lowering to LLVM");
   if (applyEmit == "run") {
     RunRequest request;
-    request.inputPath = applyInput;
+    std::optional<TemporaryFile> stdinCopy;
+    auto path = measurableInput(applyInput, stdinCopy);
+    if (!path)
+      return applyError(toString(path.takeError()));
+    request.inputPath = *path;
     request.pipeline = spec;
     if (!applyBaseline.empty())
       request.baseline = applyBaseline;
@@ -161,6 +165,8 @@ int applyMain() {
         return applyError(toString(std::move(error)));
     useNamedPipelines(request);
     RunReport report = runMeasurement(request);
+    if (stdinCopy)
+      report.file = "<stdin>";
     if (applyJson)
       outs() << formatv("{0:2}", toJSON(report)) << "\n";
     else

@@ -2,8 +2,11 @@
 #ifndef MQSS_TOOLS_MQSS_COMMANDS_H
 #define MQSS_TOOLS_MQSS_COMMANDS_H
 
+#include "mqss/Runtime/TemporaryFile.h"
+
 #include "llvm/Support/CommandLine.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +35,13 @@ inline constexpr unsigned kMaxThreads = 256;
 /// (a full disk, /dev/full) is \p tool's error, printed, and false: LLVM
 /// would otherwise end the process with "IO failure on output stream".
 bool finishOutput(llvm::ToolOutputFile &out, llvm::StringRef path, llvm::StringRef tool);
+
+/// The path a measurement child can read the module \p input names from:
+/// the file itself, or for "-" standard input kept in \p copy (a temporary
+/// file, removed with \p copy; the child's own stdin is /dev/null). The
+/// error says what could not be read or stored.
+llvm::Expected<std::string> measurableInput(llvm::StringRef input,
+                                            std::optional<TemporaryFile> &copy);
 
 /// For a command printing JSON: its failure as {"error": message} on stdout,
 /// so that a consumer parsing the output gets the message, not nothing.

@@ -5,7 +5,9 @@
 #include "mqss/Runtime/Target.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,6 +46,25 @@ bool parseTargetList(StringRef list, StringRef tool, std::vector<std::string> &t
     return false;
   }
   return true;
+}
+
+Expected<std::string> measurableInput(StringRef input, std::optional<TemporaryFile> &copy) {
+  if (input != "-") {
+    if (!sys::fs::exists(input))
+      return createStringError(inconvertibleErrorCode(),
+                               "cannot read '" + input + "': no such file");
+    return input.str();
+  }
+  auto buffer = MemoryBuffer::getSTDIN();
+  if (!buffer)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot read standard input: " + buffer.getError().message());
+  auto file = TemporaryFile::create("mqss-stdin", (*buffer)->getBuffer());
+  if (!file)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot store standard input: " + toString(file.takeError()));
+  copy.emplace(std::move(*file));
+  return copy->path();
 }
 
 bool finishOutput(ToolOutputFile &out, StringRef path, StringRef tool) {

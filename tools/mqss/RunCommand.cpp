@@ -86,22 +86,11 @@ static int usageError(const Twine &message) {
 
 int runMain() {
   RunRequest request;
-  request.inputPath = inputFile;
-  // The measurement child's stdin is /dev/null: keep a piped module in a
-  // temporary file it can read (removed when this process exits).
   std::optional<TemporaryFile> stdinCopy;
-  if (inputFile == "-") {
-    auto buffer = MemoryBuffer::getSTDIN();
-    if (!buffer)
-      return usageError("cannot read standard input: " + buffer.getError().message());
-    auto file = TemporaryFile::create("mqss-stdin", (*buffer)->getBuffer());
-    if (!file)
-      return usageError("cannot store standard input: " + toString(file.takeError()));
-    stdinCopy.emplace(std::move(*file));
-    request.inputPath = stdinCopy->path();
-  } else if (!sys::fs::exists(inputFile)) {
-    return usageError("cannot read '" + inputFile + "': no such file");
-  }
+  auto path = measurableInput(inputFile, stdinCopy);
+  if (!path)
+    return usageError(toString(path.takeError()));
+  request.inputPath = *path;
   request.pipeline = pipeline;
   if (baseline.getNumOccurrences())
     request.baseline = baseline;

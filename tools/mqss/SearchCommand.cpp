@@ -63,8 +63,10 @@ int searchMain() {
   auto parsedStrategy = parseSearchStrategy(strategy);
   if (!parsedStrategy)
     return searchError("unknown strategy '" + strategy + "' (known: random, greedy, beam)");
-  if (!sys::fs::exists(input))
-    return searchError("cannot read '" + input + "': no such file");
+  std::optional<TemporaryFile> stdinCopy;
+  auto path = measurableInput(input, stdinCopy);
+  if (!path)
+    return searchError(toString(path.takeError()));
   if (auto resolved = resolveTarget(target); !resolved)
     return searchError(toString(resolved.takeError()));
   if (budget == 0 && timeS <= 0)
@@ -73,7 +75,7 @@ int searchMain() {
     return searchError("--max-length and --beam-width must be at least 1");
 
   RunRequest kernel;
-  kernel.inputPath = input;
+  kernel.inputPath = *path;
   kernel.entry = entry;
   kernel.target = target;
   kernel.inputs.seed = seed;
