@@ -178,10 +178,8 @@ int applyMain() {
   context->allowUnregisteredDialects(applyAllowUnregistered);
   registerPasses();
   auto module = loadModuleFile(*context, applyInput);
-  if (!module) {
-    errs() << toString(module.takeError());
-    return 1;
-  }
+  if (!module)
+    return reportLoadError("mqss apply", module.takeError(), /*json=*/false);
   std::vector<const Action *> actions;
   std::string preparation;
   llvm::StringRef rest = spec;

@@ -43,6 +43,13 @@ bool finishOutput(llvm::ToolOutputFile &out, llvm::StringRef path, llvm::StringR
 llvm::Expected<std::string> measurableInput(llvm::StringRef input,
                                             std::optional<TemporaryFile> &copy);
 
+/// Prints why \p tool could not load a module (a LoadError: mlir-opt-style
+/// diagnostics, or for a FILE that cannot be read \p tool's error), and
+/// with \p json also {"error": ...} on stdout. Returns the exit code: 2 for
+/// an unreadable FILE (a bad option), 1 for a module that does not parse or
+/// verify.
+int reportLoadError(llvm::StringRef tool, llvm::Error error, bool json);
+
 /// For a command printing JSON: its failure as {"error": message} on stdout,
 /// so that a consumer parsing the output gets the message, not nothing.
 void printJsonError(const llvm::Twine &message);

@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 
+#include "mqss/IR/Loader.h"
 #include "mqss/Runtime/Target.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -65,6 +66,24 @@ Expected<std::string> measurableInput(StringRef input, std::optional<TemporaryFi
                              "cannot store standard input: " + toString(file.takeError()));
   copy.emplace(std::move(*file));
   return copy->path();
+}
+
+int reportLoadError(StringRef tool, Error error, bool json) {
+  // A file that cannot be read is the tool's error, said as its others are;
+  // diagnostics of the module's text carry their file:line:col.
+  bool unreadable = false;
+  std::string diagnostics;
+  handleAllErrors(
+      std::move(error),
+      [&](const LoadError &load) {
+        unreadable = load.kind == LoadFailure::Io;
+        diagnostics = load.diagnostics;
+      },
+      [&](const ErrorInfoBase &other) { diagnostics = other.message(); });
+  errs() << (unreadable ? tool + ": " : Twine()) << diagnostics;
+  if (json)
+    printJsonError(StringRef(diagnostics).rtrim());
+  return unreadable ? 2 : 1;
 }
 
 bool finishOutput(ToolOutputFile &out, StringRef path, StringRef tool) {

@@ -45,23 +45,23 @@ static int featuresError(const Twine &message) {
 }
 
 int featuresMain() {
-  if (auto resolved = resolveTarget(target, TargetUse::Compile); !resolved)
-    return featuresError(toString(resolved.takeError()));
+  // Bad options: exit code 2, as `mqss run` gives it.
+  if (auto resolved = resolveTarget(target, TargetUse::Compile); !resolved) {
+    featuresError(toString(resolved.takeError()));
+    return 2;
+  }
   auto actions = parseActionList(history);
-  if (!actions)
-    return featuresError(toString(actions.takeError()));
+  if (!actions) {
+    featuresError(toString(actions.takeError()));
+    return 2;
+  }
 
   auto context = createContext();
   context->allowUnregisteredDialects(allowUnregistered);
   registerPasses();
   auto module = loadModuleFile(*context, input);
-  if (!module) {
-    std::string diagnostics = toString(module.takeError());
-    errs() << diagnostics; // mlir-opt style
-    if (json)
-      printJsonError(StringRef(diagnostics).rtrim());
-    return 1;
-  }
+  if (!module)
+    return reportLoadError("mqss features", module.takeError(), json);
   // The module as the policy sees it, as `mqss select` and `explain`
   // prepare it: TOSA lowered, elementwise ops on tensors as linalg, ops
   // MLIR 19 cannot bufferize rewritten.

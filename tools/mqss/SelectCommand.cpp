@@ -123,6 +123,17 @@ int commandError(StringRef tool, const Twine &message) {
   return 1;
 }
 
+/// A bad option (a value mqss refuses, an unknown target or model, a FILE
+/// that cannot be read): exit code 2, as `mqss run` gives it.
+int usageError(StringRef tool, const Twine &message) {
+  commandError(tool, message);
+  return 2;
+}
+
+/// The exit code of the last load() that failed: 2 for a bad option or an
+/// unreadable FILE, 1 for a module that does not parse or verify.
+int loadFailure = 1;
+
 /// A context with everything registered, the selector and the module (or
 /// only its text, for Selector::selectSource to parse).
 struct Loaded {
@@ -132,24 +143,6 @@ struct Loaded {
   std::unique_ptr<MemoryBuffer> source;
 };
 
-/// Prints why the module could not be loaded, as mlir-opt would.
-void reportLoadError(StringRef tool, Error error) {
-  // A file that cannot be read is the tool's error, said as its others are;
-  // diagnostics of the module's text carry their file:line:col.
-  bool unreadable = false;
-  std::string diagnostics;
-  handleAllErrors(
-      std::move(error),
-      [&](const LoadError &load) {
-        unreadable = load.kind == LoadFailure::Io;
-        diagnostics = load.diagnostics;
-      },
-      [&](const ErrorInfoBase &other) { diagnostics = other.message(); });
-  errs() << (unreadable ? tool + ": " : Twine()) << diagnostics;
-  if (jsonErrors)
-    printJsonError(StringRef(diagnostics).rtrim());
-}
-
 /// Loads the model first (a bad model or target is reported before parsing
 /// a large module), then the module, or only its text when \p parse is
 /// false. Prints the error and returns null.
@@ -158,13 +151,13 @@ std::optional<Loaded> load(StringRef tool, StringRef path, SelectorOptions optio
   Loaded loaded;
   auto toDefault = smallKernelsToDefault(smallKernels);
   if (!toDefault) {
-    commandError(tool, toString(toDefault.takeError()));
+    loadFailure = usageError(tool, toString(toDefault.takeError()));
     return std::nullopt;
   }
   options.deferBelowTrainingRange = *toDefault;
   auto selector = Selector::create(options);
   if (!selector) {
-    commandError(tool, toString(selector.takeError()));
+    loadFailure = usageError(tool, toString(selector.takeError()));
     return std::nullopt;
   }
   loaded.selector = std::move(*selector);
@@ -174,7 +167,7 @@ std::optional<Loaded> load(StringRef tool, StringRef path, SelectorOptions optio
   if (!parse) {
     auto source = readModuleFile(path);
     if (!source) {
-      reportLoadError(tool, source.takeError());
+      loadFailure = reportLoadError(tool, source.takeError(), jsonErrors);
       return std::nullopt;
     }
     loaded.source = std::move(*source);
@@ -182,7 +175,7 @@ std::optional<Loaded> load(StringRef tool, StringRef path, SelectorOptions optio
   }
   auto module = loadModuleFile(*loaded.context, path);
   if (!module) {
-    reportLoadError(tool, module.takeError());
+    loadFailure = reportLoadError(tool, module.takeError(), jsonErrors);
     return std::nullopt;
   }
   loaded.module = std::move(*module);
@@ -304,9 +297,9 @@ int selectMain() {
   static constexpr StringLiteral tool = "mqss select";
   jsonErrors = emit == "json";
   if (emit != "pipeline" && emit != "mlir" && emit != "llvm" && emit != "json")
-    return commandError(tool, "--emit must be pipeline, mlir, llvm or json");
+    return usageError(tool, "--emit must be pipeline, mlir, llvm or json");
   if (guard != "none" && guard != "measure")
-    return commandError(tool, "--guard must be none or measure");
+    return usageError(tool, "--guard must be none or measure");
   auto start = std::chrono::steady_clock::now();
   SelectorOptions options;
   options.modelPath = model;
@@ -314,18 +307,18 @@ int selectMain() {
   options.maxSteps = maxSteps;
   if (guard != "measure" && (guardEntry.getNumOccurrences() || !guardShapes.empty() ||
                              !guardArgs.empty() || guardTimeout.getNumOccurrences()))
-    return commandError(tool, "--entry, --shape, --arg and --timeout-s say how to run the "
+    return usageError(tool, "--entry, --shape, --arg and --timeout-s say how to run the "
                               "kernel: they need --guard=measure");
   if (!(guardTimeout > 0))
-    return commandError(tool, "--timeout-s must be a positive number of seconds");
+    return usageError(tool, "--timeout-s must be a positive number of seconds");
   // Each thread parses its share in its own context: more than a machine
   // has cores gains nothing, and 100,000 ran out of threads (an abort).
   if (threads > kMaxThreads)
-    return commandError(tool, "--threads must be at most " + Twine(kMaxThreads));
+    return usageError(tool, "--threads must be at most " + Twine(kMaxThreads));
   options.guardEntry = guardEntry;
   options.guardTimeoutSeconds = guardTimeout;
   if (Error error = options.parseGuardInputs(guardShapes, guardArgs))
-    return commandError(tool, toString(std::move(error)));
+    return usageError(tool, toString(std::move(error)));
   // Printing only pipelines needs no optimized module: the functions can be
   // decided on several threads, each parsing its part of the text.
   bool onlyPipelines = guard != "measure" && (emit == "pipeline" || emit == "json");
@@ -335,7 +328,7 @@ int selectMain() {
                                    : std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
   std::optional<Loaded> loaded = load(tool, input, options, /*parse=*/!onlyPipelines);
   if (!loaded)
-    return 1;
+    return loadFailure;
   mlir::ModuleOp module = loaded->module ? *loaded->module : mlir::ModuleOp();
 
   Expected<Selection> selection = Selection();
@@ -343,8 +336,7 @@ int selectMain() {
     selection = loaded->selector->selectSource(*loaded->context, loaded->source->getBuffer(),
                                                loaded->source->getBufferIdentifier());
     if (!selection && selection.errorIsA<LoadError>()) {
-      reportLoadError(tool, selection.takeError());
-      return 1;
+      return reportLoadError(tool, selection.takeError(), jsonErrors);
     }
   } else if (guard == "measure") {
     selection = loaded->selector->selectMeasured(module);
@@ -428,13 +420,13 @@ int explainMain() {
   static constexpr StringLiteral tool = "mqss explain";
   jsonErrors = explainJson;
   if (topK == 0)
-    return commandError(tool, "--top must be at least 1");
+    return usageError(tool, "--top must be at least 1");
   SelectorOptions options;
   options.modelPath = explainModel;
   options.target = explainTarget;
   std::optional<Loaded> loaded = load(tool, explainInput, options);
   if (!loaded)
-    return 1;
+    return loadFailure;
   std::vector<std::string> notes;
   auto decisions = loaded->selector->explain(*loaded->module, topK, &notes);
   if (!decisions)
