@@ -42,6 +42,15 @@ static cl::opt<std::string> objective(
 static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::sub(evaluateCommand),
                           cl::cat(category()));
 
+/// Prints \p message as the command's error (and, with --json, as JSON on
+/// stdout); returns \p code.
+static int evaluateError(const Twine &message, int code) {
+  WithColor::error(errs(), "mqss evaluate") << message << "\n";
+  if (json)
+    printJsonError(message);
+  return code;
+}
+
 int evaluateMain() {
   EvaluateOptions options;
   options.split = split;
@@ -49,34 +58,26 @@ int evaluateMain() {
   if (!parseTargetList(targets, "mqss evaluate", options.targets))
     return 2;
   auto parsedObjective = parseObjective(objective);
-  if (!parsedObjective) {
-    WithColor::error(errs(), "mqss evaluate") << toString(parsedObjective.takeError()) << "\n";
-    return 2;
-  }
+  if (!parsedObjective)
+    return evaluateError(toString(parsedObjective.takeError()), 2);
   options.objective = *parsedObjective;
   options.size = size;
   options.kernel = kernel;
-  if (oracle == 0) {
-    WithColor::error(errs(), "mqss evaluate")
-        << "--oracle-budget must be at least 1 (random-search evaluations per module)\n";
-    return 2;
-  }
+  if (oracle == 0)
+    return evaluateError("--oracle-budget must be at least 1 (random-search evaluations per "
+                         "module)",
+                         2);
   options.oracleBudget = oracle;
   // A file where the directory should be would fail only after measuring.
   if (!outDir.empty() && sys::fs::exists(outDir.getValue()) &&
-      !sys::fs::is_directory(outDir.getValue())) {
-    WithColor::error(errs(), "mqss evaluate")
-        << "--out=" << outDir << " is a file: give a directory for the report\n";
-    return 2;
-  }
+      !sys::fs::is_directory(outDir.getValue()))
+    return evaluateError("--out=" + outDir + " is a file: give a directory for the report", 2);
   options.outDir = outDir;
   options.dbPath = db;
   options.registryPath = registry;
   auto report = evaluatePolicy(options);
-  if (!report) {
-    WithColor::error(errs(), "mqss evaluate") << toString(report.takeError()) << "\n";
-    return 1;
-  }
+  if (!report)
+    return evaluateError(toString(report.takeError()), 1);
   if (json) {
     outs() << formatv("{0:2}\n", *report);
     return 0;

@@ -81,6 +81,8 @@ static cl::opt<bool> json("json", cl::desc("Print the report as JSON"),
 
 static int usageError(const Twine &message) {
   WithColor::error(errs(), "mqss run") << message << "\n";
+  if (json) // a consumer parsing stdout gets the message, not nothing
+    printJsonError(message);
   return 2;
 }
 

@@ -56,6 +56,8 @@ static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::sub(searchCommand)
 
 static int searchError(const Twine &message) {
   WithColor::error(errs(), "mqss search") << message << "\n";
+  if (json) // a consumer parsing stdout gets the message, not nothing
+    printJsonError(message);
   return 2;
 }
 
