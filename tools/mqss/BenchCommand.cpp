@@ -129,10 +129,12 @@ int benchMain() {
   auto entries = selectEntries();
   if (!entries)
     return benchError(toString(entries.takeError()));
-  if (action == "list")
-    return listMain(*entries);
+  // (A --kernel matching nothing listed nothing and exited 0, while an
+  // unknown --family is an error.)
   if (entries->empty())
     return benchError("no benchmark matches the selection");
+  if (action == "list")
+    return listMain(*entries);
   return runSuiteMain(*entries);
 }
 
