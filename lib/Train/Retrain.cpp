@@ -181,6 +181,9 @@ llvm::Expected<RetrainResult> retrain(const RetrainOptions &given) {
   if (!current)
     return current.takeError();
   if (!options.candidatePath.empty()) {
+    // Checked now, not after the current model was measured on the split.
+    if (auto candidate = loadModel(options.candidatePath); !candidate)
+      return candidate.takeError();
     result.candidatePath = options.candidatePath;
   } else {
     auto episodes = servedEpisodes(**store, options.sinceSeconds);

@@ -14,6 +14,7 @@
 #include "llvm/Support/WithColor.h"
 
 #include <cmath>
+#include <sched.h>
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -129,6 +130,17 @@ int runMain() {
   request.llvmOptLevel = llvmOpt;
   request.limits.timeoutSeconds = timeoutS;
   request.limits.memoryBytes = memoryLimitMb << 20;
+  // A CPU the process may not run on was pinned to another one unsaid.
+  if (cpu < -2)
+    return usageError("--cpu must be a CPU number, -1 (the one it starts on) or -2 (none)");
+  if (cpu >= 0) {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 &&
+        (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)))
+      return usageError("--cpu=" + Twine(cpu) + ": this process may not run on that CPU (it "
+                        "may run on " + Twine(CPU_COUNT(&allowed)) + " CPUs; see nproc)");
+  }
   request.limits.cpu = cpu;
 
   RunReport report = runMeasurement(request);
