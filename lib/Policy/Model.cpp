@@ -188,7 +188,7 @@ llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadat
   return llvm::Error::success();
 }
 
-llvm::Expected<std::pair<ModelWeights, ModelMetadata>> readModel(llvm::StringRef path) {
+llvm::Expected<LoadedModel> readModel(llvm::StringRef path) {
   if (!llvm::sys::fs::exists(path))
     return modelError(path, "no such file");
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
@@ -263,14 +263,14 @@ llvm::Expected<std::pair<ModelWeights, ModelMetadata>> readModel(llvm::StringRef
   if (offset != data.size())
     return modelError(path, "it has " + std::to_string(data.size() - offset) +
                                 " bytes after the weights its metadata describes");
-  return std::make_pair(std::move(weights), std::move(metadata));
+  return LoadedModel{std::move(weights), std::move(metadata)};
 }
 
 llvm::Expected<std::unique_ptr<Policy>> loadPolicy(llvm::StringRef path) {
   auto loaded = readModel(path);
   if (!loaded)
     return loaded.takeError();
-  return createModelPolicy(loaded->first, std::move(loaded->second));
+  return createModelPolicy(loaded->weights, std::move(loaded->metadata));
 }
 
 } // namespace mqss

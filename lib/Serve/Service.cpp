@@ -536,8 +536,7 @@ llvm::Expected<std::unique_ptr<Service>> Service::create(const ServeOptions &opt
   auto model = readModel(service->modelPath);
   if (!model)
     return model.takeError();
-  service->model = std::make_shared<const LoadedModel>(
-      LoadedModel{std::move(model->first), std::move(model->second)});
+  service->model = std::make_shared<const LoadedModel>(std::move(*model));
   auto store = Store::open(options.dbPath.empty() ? Store::defaultPath() : options.dbPath);
   if (!store)
     return store.takeError();
@@ -648,8 +647,7 @@ Reply Service::reload(llvm::StringRef body) {
   if (!read)
     return error(422, "model not reloaded, the current one stays: " +
                           llvm::toString(read.takeError()));
-  auto loaded = std::make_shared<const LoadedModel>(
-      LoadedModel{std::move(read->first), std::move(read->second)});
+  auto loaded = std::make_shared<const LoadedModel>(std::move(*read));
   uint64_t version;
   {
     std::lock_guard<std::mutex> lock(modelMutex);

@@ -16,7 +16,6 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
-#include <utility>
 #include <vector>
 
 namespace mqss {
@@ -35,8 +34,8 @@ struct ModelWeights {
   DenseWeights policy, value;
 };
 
-/// A model file's contents (readModel), held by a server for its workers'
-/// selectors.
+/// A model file's contents (readModel); a server holds one for its
+/// workers' selectors.
 struct LoadedModel {
   ModelWeights weights;
   ModelMetadata metadata;
@@ -50,7 +49,7 @@ llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadat
 
 /// Reads a model file written by writeModel, checked against this build as
 /// loadPolicy() says. Every failure names the file and what is wrong.
-llvm::Expected<std::pair<ModelWeights, ModelMetadata>> readModel(llvm::StringRef path);
+llvm::Expected<LoadedModel> readModel(llvm::StringRef path);
 
 /// What lib/Policy/Network.cpp needs to read the models written before this
 /// format, libtorch archives, as readModel reads the current ones:
