@@ -295,8 +295,9 @@ FunctionIndex indexFunctions(mlir::ModuleOp module) {
 
 /// A module like \p module holding function \p name, private declarations of
 /// the functions it references, and the module's other top-level ops
-/// (globals, ...) but its nested payload modules. Built op by op: cloning the whole module and erasing
-/// bodies would copy every other function once per function.
+/// (globals, ...) but its nested payload modules. Built op by op: cloning
+/// the whole module and erasing bodies would copy every other function
+/// once per function.
 ///
 /// With \p take, the function itself is moved into the copy and a
 /// declaration takes its place in \p module (and in \p functions): for a

@@ -330,7 +330,7 @@ int runServer(const ServeOptions &options) {
   // \p endpoint ("/" or "/static").
   auto serveFile = [&](llvm::StringRef endpoint, llvm::StringRef name,
                        httplib::Response &response) {
-    std::optional<std::unique_ptr<llvm::MemoryBuffer>> file;
+    std::unique_ptr<llvm::MemoryBuffer> file;
     if (!name.contains("..") && !name.contains('/') && !options.dashboardDir.empty()) {
       llvm::SmallString<256> path(options.dashboardDir);
       llvm::sys::path::append(path, name);
@@ -346,7 +346,7 @@ int runServer(const ServeOptions &options) {
       sendJson(response, Reply{404, llvm::json::Object{{"error", "not found: " + name.str()}}});
       return;
     }
-    response.set_content((*file)->getBuffer().str(), contentType(name));
+    response.set_content(file->getBuffer().str(), contentType(name));
   };
   server.Get("/", [&](const httplib::Request &, httplib::Response &response) {
     serveFile("/", "index.html", response);
