@@ -54,6 +54,11 @@ int reportLoadError(llvm::StringRef tool, llvm::Error error, bool json);
 /// so that a consumer parsing the output gets the message, not nothing.
 void printJsonError(const llvm::Twine &message);
 
+/// Prints \p message as \p tool's error, and with \p json also on stdout
+/// (printJsonError); returns \p code, the exit code (1: a failure, 2: a bad
+/// option).
+int reportError(llvm::StringRef tool, const llvm::Twine &message, bool json, int code);
+
 /// The value of `--small-kernels` (select, explain, serve): whether a
 /// function executing under half the ops of the smallest kernel the model
 /// was trained on gets `default`'s plan ("default") rather than the

@@ -101,6 +101,13 @@ void printJsonError(const Twine &message) {
   outs() << formatv("{0:2}", json::Value(json::Object{{"error", message.str()}})) << "\n";
 }
 
+int reportError(StringRef tool, const Twine &message, bool json, int code) {
+  WithColor::error(errs(), tool) << message << "\n";
+  if (json)
+    printJsonError(message);
+  return code;
+}
+
 Expected<bool> smallKernelsToDefault(StringRef value) {
   if (value != "default" && value != "policy")
     return createStringError(inconvertibleErrorCode(),

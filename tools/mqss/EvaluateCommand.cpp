@@ -7,7 +7,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 
@@ -42,13 +41,8 @@ static cl::opt<std::string> objective(
 static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::sub(evaluateCommand),
                           cl::cat(category()));
 
-/// Prints \p message as the command's error (and, with --json, as JSON on
-/// stdout); returns \p code.
 static int evaluateError(const Twine &message, int code) {
-  WithColor::error(errs(), "mqss evaluate") << message << "\n";
-  if (json)
-    printJsonError(message);
-  return code;
+  return reportError("mqss evaluate", message, json, code);
 }
 
 int evaluateMain() {

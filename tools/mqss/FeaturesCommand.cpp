@@ -38,23 +38,16 @@ static cl::opt<bool> allowUnregistered(
     cl::sub(featuresCommand), cl::cat(category()));
 
 static int featuresError(const Twine &message) {
-  WithColor::error(errs(), "mqss features") << message << "\n";
-  if (json)
-    printJsonError(message);
-  return 1;
+  return reportError("mqss features", message, json, 1);
 }
 
 int featuresMain() {
   // Bad options: exit code 2, as `mqss run` gives it.
-  if (auto resolved = resolveTarget(target, TargetUse::Compile); !resolved) {
-    featuresError(toString(resolved.takeError()));
-    return 2;
-  }
+  if (auto resolved = resolveTarget(target, TargetUse::Compile); !resolved)
+    return reportError("mqss features", toString(resolved.takeError()), json, 2);
   auto actions = parseActionList(history);
-  if (!actions) {
-    featuresError(toString(actions.takeError()));
-    return 2;
-  }
+  if (!actions)
+    return reportError("mqss features", toString(actions.takeError()), json, 2);
 
   auto context = createContext();
   context->allowUnregisteredDialects(allowUnregistered);

@@ -11,7 +11,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/WithColor.h"
 
 #include <cmath>
 #include <sched.h>
@@ -81,10 +80,7 @@ static cl::opt<bool> json("json", cl::desc("Print the report as JSON"),
                           cl::sub(runCommand), cl::cat(category()));
 
 static int usageError(const Twine &message) {
-  WithColor::error(errs(), "mqss run") << message << "\n";
-  if (json) // a consumer parsing stdout gets the message, not nothing
-    printJsonError(message);
-  return 2;
+  return reportError("mqss run", message, json, 2);
 }
 
 int runMain() {

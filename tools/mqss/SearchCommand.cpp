@@ -8,7 +8,6 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/WithColor.h"
 
 #include <unistd.h>
 
@@ -55,10 +54,7 @@ static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::sub(searchCommand)
                           cl::cat(category()));
 
 static int searchError(const Twine &message) {
-  WithColor::error(errs(), "mqss search") << message << "\n";
-  if (json) // a consumer parsing stdout gets the message, not nothing
-    printJsonError(message);
-  return 2;
+  return reportError("mqss search", message, json, 2);
 }
 
 int searchMain() {

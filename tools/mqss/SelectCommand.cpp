@@ -117,17 +117,13 @@ namespace {
 bool jsonErrors = false;
 
 int commandError(StringRef tool, const Twine &message) {
-  WithColor::error(errs(), tool) << message << "\n";
-  if (jsonErrors)
-    printJsonError(message);
-  return 1;
+  return reportError(tool, message, jsonErrors, 1);
 }
 
 /// A bad option (a value mqss refuses, an unknown target or model, a FILE
 /// that cannot be read): exit code 2, as `mqss run` gives it.
 int usageError(StringRef tool, const Twine &message) {
-  commandError(tool, message);
-  return 2;
+  return reportError(tool, message, jsonErrors, 2);
 }
 
 /// The exit code of the last load() that failed: 2 for a bad option or an
