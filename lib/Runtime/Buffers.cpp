@@ -4,6 +4,7 @@
 
 #include "mqss/Runtime/Sandbox.h"
 
+#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -257,9 +258,12 @@ llvm::Error parseScalarOption(llvm::StringRef text,
         "malformed --arg='{0}': '{1}' is not a number", text, parts->second));
   // Scalars travel as doubles: a whole number beyond 2^53 would arrive
   // rounded to another one.
-  int64_t whole;
-  if (!parts->second.trim().getAsInteger(10, whole) &&
-      (whole > kLargestExactInteger || whole < -kLargestExactInteger))
+  // (As an APInt, so that 2^64 - 1 is caught too.)
+  llvm::StringRef digits = parts->second.trim();
+  if (!digits.consume_front("-"))
+    digits.consume_front("+");
+  llvm::APInt whole;
+  if (!digits.getAsInteger(10, whole) && whole.ugt(kLargestExactInteger))
     return optionError(llvm::formatv("--arg='{0}': whole numbers are passed exactly up to "
                                      "2^53 = {1} in magnitude",
                                      text, kLargestExactInteger));

@@ -217,7 +217,10 @@ int runServer(const ServeOptions &options) {
     std::string header = request.get_header_value("Authorization");
     llvm::StringRef given = header;
     // The scheme's name is case-insensitive (RFC 7235), the token is not.
-    bool ok = given.consume_front_insensitive("Bearer ") &&
+    // Of two Authorization headers neither is taken: which one a proxy in
+    // front of the server checked is not known.
+    bool several = request.get_header_value_count("Authorization") > 1;
+    bool ok = !several && given.consume_front_insensitive("Bearer ") &&
               constantTimeEquals(given.trim(), options.token);
     bool page = request.path == "/" || llvm::StringRef(request.path).starts_with("/static/");
     if (!ok && page && request.has_param("token"))
@@ -225,7 +228,9 @@ int runServer(const ServeOptions &options) {
     if (ok)
       return httplib::Server::HandlerResponse::Unhandled;
     response.set_header("WWW-Authenticate", "Bearer");
-    sendJson(response, Reply{401, llvm::json::Object{{"error", "missing or wrong bearer token"}}});
+    sendJson(response, Reply{401, llvm::json::Object{
+                                      {"error", several ? "several Authorization headers: give one"
+                                                        : "missing or wrong bearer token"}}});
     std::string endpoint = metricEndpoint(request.path);
     metrics.increment("mqss_requests_total", {{"endpoint", endpoint}, {"code", "401"}});
     metrics.increment("mqss_errors_total", {{"endpoint", endpoint}, {"kind", errorKind(401)}});

@@ -22,6 +22,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <chrono>
 #include <variant>
@@ -170,13 +171,16 @@ std::optional<Reply> parseRunFields(const llvm::json::Object &object, Request &r
                         "N counting the entry's arguments from 0");
     const llvm::json::Value &value = *args->get(arg);
     std::optional<double> number = value.getAsNumber();
-    if (!number)
-      return error(400, "\"args\": \"" + arg + "\" must be a number");
+    // (1e400 reads as infinity: no argument's type holds it.)
+    if (!number || !std::isfinite(*number))
+      return error(400, "\"args\": \"" + arg + "\" must be a number, and a finite one");
     // A whole number as written (the option checks what a double holds),
     // anything else in the shortest form that reads back the same.
     std::string digits;
     if (std::optional<int64_t> whole = value.getAsInteger()) {
       digits = std::to_string(*whole);
+    } else if (std::optional<uint64_t> large = value.getAsUINT64()) {
+      digits = std::to_string(*large);
     } else {
       char buffer[32];
       auto printed = std::to_chars(buffer, buffer + sizeof(buffer), *number);
@@ -232,6 +236,12 @@ std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool a
                               ", which ends a chain: there is no next pass");
       request.previous.push_back(action);
     }
+    // After that many passes the chain's next action is finish-O3: a longer
+    // one is not a chain the server led to.
+    if (unsigned limit = SelectorOptions().maxSteps; request.previous.size() > limit)
+      return error(400, "\"prev_passes\" holds " + std::to_string(request.previous.size()) +
+                            " passes: /v1/select ends a chain with finish-O3 after " +
+                            std::to_string(limit));
   }
   if (const llvm::json::Value *measure = object->get("measure")) {
     if (!measure->getAsBoolean())

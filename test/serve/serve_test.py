@@ -10,6 +10,7 @@ normal request, the safety net switching a target to its fallback and back,
 reload (endpoint, SIGHUP, a refused model, under load) and the metrics.
 """
 import argparse
+import http.client
 import json
 import os
 import re
@@ -170,6 +171,19 @@ def main():
                                        headers={"Authorization": "bearer " + token})
         with urllib.request.urlopen(lower, timeout=30) as r:
             check(r.status == 200, "a lower-case bearer scheme: %s" % r.status)
+        # Of two Authorization headers neither counts, the right token first
+        # or second.
+        for tokens in ((token, "wrong"), ("wrong", token)):
+            twice = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            twice.putrequest("GET", "/metrics")
+            for given in tokens:
+                twice.putheader("Authorization", "Bearer " + given)
+            twice.endheaders()
+            reply = twice.getresponse()
+            text = reply.read().decode()
+            check(reply.status == 401 and "several Authorization headers" in text,
+                  "two Authorization headers are 401: %s %s" % (reply.status, text))
+            twice.close()
 
         # /v1/select: the first decision in-process, later ones after prev_passes.
         status, body = server.request("POST", "/v1/select", {"ir": matmul, "target": "x86-avx2"}, token)
@@ -256,6 +270,13 @@ def main():
               "inputs too big for memory: %s %s" % (status, m))
         check("--memory-limit-mb" not in m.get("message", "") or "the limits are the server's" in m.get("message", ""),
               "a limit the harness names is said to be the server's: %s" % m.get("message"))
+        # Scalars no double holds exactly are refused, as --arg refuses them
+        # (2^64 - 1 is past what json's int64 holds; 1e400 reads as infinity).
+        for value, said in (("18446744073709551615", "passed exactly up to 2^53"),
+                            ("1e400", "a finite one")):
+            raw = '{"ir": %s, "measure": true, "entry": "once", "args": {"arg1": %s}}' % (json.dumps(scaling), value)
+            status, body = server.request("POST", "/v1/optimize", raw=raw.encode(), token=token)
+            check(status == 400 and said in body.get("error", ""), "args %s: %s %s" % (value, status, body))
         status, body = server.request("POST", "/v1/optimize", {"ir": scaling, "target": "x86-avx2", "measure": True,
                                                                "shapes": {"arg0": ["many"]}}, token)
         check(status == 400 and "not a whole number" in body.get("error", ""), "a malformed size: %s %s" % (status, body))
@@ -272,6 +293,9 @@ def main():
         check(status == 400 and 'unknown action "no.such.pass"' in body["error"], "unknown pass: %s" % body)
         status, body = server.request("POST", "/v1/select", {"ir": small, "prev_passes": ["loops.canonicalize", "finish-O3"]}, token)
         check(status == 400 and "ends a chain" in body["error"], "nothing after a finish: %s" % body)
+        status, body = server.request("POST", "/v1/select", {"ir": small, "prev_passes": ["loops.canonicalize"] * 9}, token)
+        check(status == 400 and "ends a chain with finish-O3 after 8" in body.get("error", ""),
+              "a chain longer than any the server leads: %s %s" % (status, body))
         # A module one-shot bufferization cannot take (tensor.bitcast has no
         # bufferization in MLIR 19) is decided in a child, where a proposal
         # is tried first: not tensor.bufferize, which would fail next step.
