@@ -713,11 +713,8 @@ Selector::decideFunction(llvm::StringRef name, const Scratch &source, double &pa
   return decided;
 }
 
-/// The checks every selection makes before deciding: the module has a
-/// function to decide, and nothing in it is refused.
-static llvm::Error checkSelectable(mlir::ModuleOp module,
-                                   llvm::ArrayRef<mlir::func::FuncOp> functions) {
-  if (functions.empty())
+llvm::Error checkSelectable(mlir::ModuleOp module) {
+  if (definedFunctions(module).empty())
     return selectorError("the module has no function with a body to optimize" +
                          whatIsThereInstead(module));
   if (std::string refusal = refusalReason(module); !refusal.empty())
@@ -755,7 +752,7 @@ llvm::Expected<Selection>
 Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::ModuleOp>> *results,
                  std::vector<DecisionExplanation> *explanations, unsigned topK) {
   std::vector<mlir::func::FuncOp> functions = definedFunctions(module);
-  if (llvm::Error error = checkSelectable(module, functions))
+  if (llvm::Error error = checkSelectable(module))
     return std::move(error);
   Selection selection;
   FunctionIndex index = indexFunctions(module);
@@ -1111,7 +1108,7 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
     shared.names.push_back(function.getSymName().str());
   shared.slots.resize(functions.size());
   shared.set(shared.state, SharedFunctions::State::Valid);
-  if (llvm::Error error = checkSelectable(**module, functions)) {
+  if (llvm::Error error = checkSelectable(**module)) {
     shared.stop = true;
     joinHelpers();
     return std::move(error);
@@ -1207,7 +1204,7 @@ llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module, const Chain &
   // As select() and the pipeline endpoints: a module without a function to
   // decide (declarations, the LLVM dialect, a transform script) has no next
   // pass either.
-  if (llvm::Error error = checkSelectable(module, definedFunctions(module)))
+  if (llvm::Error error = checkSelectable(module))
     return std::move(error);
   EncoderContext context;
   context.vectorBits = targetVectorBits(opts.target);

@@ -44,8 +44,12 @@ int collectMain() {
   options.split = split;
   options.size = size;
   options.kernel = kernel;
-  if (!parseTargetList(targets, "mqss collect", options.targets))
+  auto parsedTargets = parseTargetList(targets, "mqss collect");
+  if (!parsedTargets) {
+    WithColor::error(errs(), "mqss collect") << toString(parsedTargets.takeError()) << "\n";
     return 2;
+  }
+  options.targets = std::move(*parsedTargets);
   options.episodesPerTask = episodes;
   options.modelPath = model;
   if (!(epsilon >= 0 && epsilon <= 1)) {

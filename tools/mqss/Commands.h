@@ -19,12 +19,12 @@ namespace mqss::tool {
 /// Options shown in `--help`; LLVM's own options stay hidden.
 llvm::cl::OptionCategory &category();
 
-/// Splits a comma-separated target list into \p targets, checking each name;
-/// an unknown one, or one this host cannot run, is reported as \p tool's
-/// error. Returns false on error. With \p narrowToHost (a default list, not
-/// the user's), targets this host cannot run are left out with a note.
-bool parseTargetList(llvm::StringRef list, llvm::StringRef tool,
-                     std::vector<std::string> &targets, bool narrowToHost = false);
+/// Splits a comma-separated target list, checking each name: an unknown one,
+/// one named twice, or one this host cannot run is an error. With
+/// \p narrowToHost (a default list, not the user's), targets this host cannot
+/// run are left out with a note as \p tool's.
+llvm::Expected<std::vector<std::string>> parseTargetList(llvm::StringRef list, llvm::StringRef tool,
+                                                         bool narrowToHost = false);
 
 /// The most threads or worker processes a command's --threads or --workers
 /// may ask for: more gains nothing on any machine mqss runs on, and a huge

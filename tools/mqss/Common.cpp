@@ -20,33 +20,35 @@ cl::OptionCategory &category() {
   static cl::OptionCategory options("mqss options");
   return options;
 }
-bool parseTargetList(StringRef list, StringRef tool, std::vector<std::string> &targets,
-                     bool narrowToHost) {
-  targets.clear();
+Expected<std::vector<std::string>> parseTargetList(StringRef list, StringRef tool,
+                                                   bool narrowToHost) {
+  std::vector<std::string> targets;
   SmallVector<StringRef> names;
   list.split(names, ',', -1, false);
   for (StringRef name : names) {
-    if (name.trim().empty())
+    name = name.trim();
+    if (name.empty())
       continue;
+    // Each target is measured once: a repeated one would only double the work.
+    if (llvm::is_contained(targets, name))
+      return createStringError(inconvertibleErrorCode(),
+                               "target " + name + " is named twice in '" + list + "'");
     // A default list keeps what this host can run, and says what it drops.
-    auto resolved = mqss::resolveTarget(name.trim());
+    auto resolved = mqss::resolveTarget(name);
     if (!resolved && narrowToHost) {
-      WithColor::note(errs(), tool) << "left out " << name.trim() << ": "
+      WithColor::note(errs(), tool) << "left out " << name << ": "
                                     << toString(resolved.takeError()) << "\n";
       continue;
     }
-    if (!resolved) {
-      WithColor::error(errs(), tool) << toString(resolved.takeError()) << "\n";
-      return false;
-    }
-    targets.push_back(name.trim().str());
+    if (!resolved)
+      return resolved.takeError();
+    targets.push_back(name.str());
   }
-  if (targets.empty() && narrowToHost) {
-    WithColor::error(errs(), tool) << "this host runs none of the targets " << list
-                                   << ": name one with --targets (e.g. host)\n";
-    return false;
-  }
-  return true;
+  if (targets.empty() && narrowToHost)
+    return createStringError(inconvertibleErrorCode(),
+                             "this host runs none of the targets " + list +
+                                 ": name one with --targets (e.g. host)");
+  return targets;
 }
 
 Expected<std::string> measurableInput(StringRef input, std::optional<TemporaryFile> &copy) {

@@ -49,8 +49,10 @@ int evaluateMain() {
   EvaluateOptions options;
   options.split = split;
   options.modelPath = model;
-  if (!parseTargetList(targets, "mqss evaluate", options.targets))
-    return 2;
+  auto parsedTargets = parseTargetList(targets, "mqss evaluate");
+  if (!parsedTargets)
+    return evaluateError(toString(parsedTargets.takeError()), 2);
+  options.targets = std::move(*parsedTargets);
   auto parsedObjective = parseObjective(objective);
   if (!parsedObjective)
     return evaluateError(toString(parsedObjective.takeError()), 2);

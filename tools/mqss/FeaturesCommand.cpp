@@ -7,6 +7,7 @@
 #include "mqss/IR/Context.h"
 #include "mqss/IR/Loader.h"
 #include "mqss/Runtime/Target.h"
+#include "mqss/Selector/Selector.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -55,6 +56,10 @@ int featuresMain() {
   auto module = loadModuleFile(*context, input);
   if (!module)
     return reportLoadError("mqss features", module.takeError(), json);
+  // As `mqss select`: an empty module, or one of declarations only, has no
+  // features the policy would see.
+  if (Error error = checkSelectable(**module))
+    return featuresError(toString(std::move(error)));
   // The module as the policy sees it, as `mqss select` and `explain`
   // prepare it: TOSA lowered, elementwise ops on tensors as linalg, ops
   // MLIR 19 cannot bufferize rewritten.

@@ -57,8 +57,7 @@ static cl::opt<bool> json("json", cl::desc("Print the comparison as JSON"),
 
 int retrainMain(int argc, char **argv) {
   auto fail = [](const Twine &message, int code = 1) {
-    WithColor::error(errs(), "mqss retrain") << message << "\n";
-    return code;
+    return reportError("mqss retrain", message, json, code);
   };
   auto window = parseDuration(since);
   if (!window)
@@ -73,10 +72,17 @@ int retrainMain(int argc, char **argv) {
   options.kernel = kernel;
   options.registryPath = registry;
   options.epochs = epochs;
+  // (NaN would refuse every candidate, 1 or more promote any.)
+  if (!(tolerance >= 0 && tolerance < 1))
+    return fail("--tolerance must be in [0, 1): the share of the current geomean a "
+                "candidate may fall short by (noise)",
+                2);
   options.tolerance = tolerance;
   options.promote = !noPromote;
-  if (!parseTargetList(targets, "mqss retrain", options.targets))
-    return 2;
+  auto parsedTargets = parseTargetList(targets, "mqss retrain");
+  if (!parsedTargets)
+    return fail(toString(parsedTargets.takeError()), 2);
+  options.targets = std::move(*parsedTargets);
   for (int i = 0; i < argc; ++i)
     options.command += (i ? " " : "") + std::string(argv[i]);
 

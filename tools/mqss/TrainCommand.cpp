@@ -85,9 +85,11 @@ int trainMain(int argc, char **argv) {
   options.outDir = out;
   options.updates = updates;
   options.episodesPerUpdate = episodes;
-  if (!parseTargetList(targets, "mqss train", options.targets, /*narrowToHost=*/
-                       targets.getNumOccurrences() == 0))
-    return 2;
+  auto parsedTargets = parseTargetList(targets, "mqss train", /*narrowToHost=*/
+                                       targets.getNumOccurrences() == 0);
+  if (!parsedTargets)
+    return fail(toString(parsedTargets.takeError()));
+  options.targets = std::move(*parsedTargets);
   auto parsedObjective = parseObjective(objective);
   if (!parsedObjective) {
     WithColor::error(errs(), "mqss train") << toString(parsedObjective.takeError()) << "\n";

@@ -54,6 +54,11 @@ llvm::Expected<std::vector<const Action *>>
 planWithPolicy(mlir::ModuleOp module, Policy &policy, llvm::StringRef target,
                unsigned maxSteps, std::vector<double> *decisionMicros = nullptr);
 
+/// Fails, saying why, when \p module holds nothing the selector decides: no
+/// function with a body at its top level (the error says what is there
+/// instead), or IR it refuses.
+llvm::Error checkSelectable(mlir::ModuleOp module);
+
 struct SelectorOptions {
   /// Model file; empty means the shipped default (or $MQSS_MODEL).
   std::string modelPath;
