@@ -209,7 +209,21 @@ OutputCheck compareOutputs(const std::vector<OutputArray> &reference,
       compareInts(ref, cand, check);
   }
   if (check.valuesCompared == 0 && check.mismatches == 0) {
-    check.reason = "the entry writes no memref, returns nothing and prints nothing";
+    // Outputs of no elements (a tensor<0x4xf32>) are outputs all the same:
+    // the user is told they are empty, not that there are none.
+    std::vector<std::string> empty;
+    for (const OutputArray &ref : reference)
+      if (ref.name != "stdout")
+        empty.push_back(ref.name + " (" +
+                        llvm::join(llvm::map_range(ref.shape,
+                                                   [](int64_t size) {
+                                                     return std::to_string(size);
+                                                   }),
+                                   "x") +
+                        ")");
+    check.reason = empty.empty()
+                       ? "the entry writes no memref, returns nothing and prints nothing"
+                       : "the entry's outputs hold no elements: " + llvm::join(empty, ", ");
     return check; // skipped: nothing observable to compare
   }
   check.verdict = check.mismatches == 0 ? OutputCheck::Verdict::Pass
