@@ -41,7 +41,11 @@ public:
     result.bestScore = 1.0;
   }
 
-  bool exhausted() const {
+  bool exhausted() {
+    if (options.stop && options.stop->load()) {
+      result.stopped = true;
+      return true;
+    }
     if (options.budget && evaluator.evaluations() >= options.budget)
       return true;
     return options.timeSeconds > 0 && elapsed() >= options.timeSeconds;
@@ -205,6 +209,7 @@ llvm::json::Value toJSON(const SearchResult &result, const SearchOptions &option
       {"last_walk_failure", result.lastWalkFailure},
       {"passed_over", result.passedOver},
       {"wall_s", result.wallSeconds},
+      {"interrupted", result.stopped},
       {"history", std::move(history)},
   };
 }

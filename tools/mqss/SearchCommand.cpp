@@ -9,6 +9,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <atomic>
+#include <csignal>
 #include <unistd.h>
 
 using namespace llvm;
@@ -57,6 +59,18 @@ static int searchError(const Twine &message) {
   return reportError("mqss search", message, json, 2);
 }
 
+/// Set by the first Ctrl-C: the search ends after the evaluation in progress
+/// (each runs in its own process group, so it finishes) and prints the best
+/// found so far. A second Ctrl-C quits at once.
+static std::atomic<bool> interrupted{false};
+static void onInterrupt(int) {
+  interrupted = true;
+  std::signal(SIGINT, SIG_DFL);
+  static const char message[] =
+      "\nmqss search: stopping after this evaluation (Ctrl-C again to quit now)\n";
+  (void)!::write(STDERR_FILENO, message, sizeof(message) - 1);
+}
+
 int searchMain() {
   auto parsedStrategy = parseSearchStrategy(strategy);
   if (!parsedStrategy)
@@ -102,6 +116,8 @@ int searchMain() {
   options.maxLength = maxLength;
   options.beamWidth = beamWidth;
   options.seed = seed;
+  options.stop = &interrupted;
+  std::signal(SIGINT, onInterrupt);
 
   Evaluator evaluator(kernel, store.get());
   bool terminal = isatty(2);
@@ -115,10 +131,14 @@ int searchMain() {
       });
   if (terminal)
     errs() << "\n";
+  // 130, as a shell reports a command Ctrl-C ended, after the result.
+  int code = result.stopped ? 128 + SIGINT : 0;
   if (json) {
     outs() << formatv("{0:2}", toJSON(result, options)) << "\n";
-    return 0;
+    return code;
   }
+  if (result.stopped)
+    outs() << "interrupted: the best of the evaluations made\n";
   outs() << formatv("best over default: {0:f2}x after {1} evaluations ({2} measured, "
                     "cache hit rate {3:P0}, {4} failed) in {5:f1} s\n",
                     result.bestSpeedup, result.evaluations, result.measurements,
@@ -135,7 +155,7 @@ int searchMain() {
          << "\n";
   if (!result.bestPipeline.empty())
     outs() << "pipeline: " << result.bestPipeline << "\n";
-  return 0;
+  return code;
 }
 
 } // namespace mqss::tool

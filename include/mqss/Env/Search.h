@@ -13,6 +13,8 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/JSON.h"
 
+#include <atomic>
+
 namespace mqss {
 
 enum class SearchStrategy { Random, Greedy, Beam };
@@ -26,6 +28,9 @@ struct SearchOptions {
   unsigned maxLength = 8; ///< actions per sequence before finish
   unsigned beamWidth = 3;
   uint64_t seed = 1;
+  /// Set (by a SIGINT handler) to end the search after the evaluation in
+  /// progress, with the best found so far.
+  const std::atomic<bool> *stop = nullptr;
 };
 
 struct SearchResult {
@@ -47,6 +52,7 @@ struct SearchResult {
   std::string preparation;
   double cacheHitRate = 0;
   double wallSeconds = 0;
+  bool stopped = false; ///< ended by SearchOptions::stop, before its budget
   std::vector<Evaluation> history;
 };
 
