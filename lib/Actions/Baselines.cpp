@@ -171,6 +171,10 @@ planSequence(mlir::ModuleOp module, llvm::ArrayRef<const Action *> preferences,
       std::string note = ("left out " + next->name + ": " + first.rtrim(':')).str();
       if (llvm::StringRef diagnostic = rest.split('\n').first.trim(); !diagnostic.empty())
         note += (": " + diagnostic).str();
+      // And what to do about an op MLIR 19 cannot bufferize (no pipeline
+      // lowers the module while it is there).
+      if (size_t hint = why.find("note: MLIR 19 "); hint != std::string::npos)
+        note += ("; " + llvm::StringRef(why).substr(hint + 6).split('\n').first).str();
       leftOut->push_back(std::move(note));
     }
     plan.pop_back();

@@ -1762,8 +1762,9 @@ static double elementsOf(Type type, bool tensors) {
 /// or a tensor (arith.addf on vector<8x32xf32>) computes each element of
 /// its result, vector.contract each point of its iteration space, a
 /// reduction each element of its source, an insert each element it
-/// inserts, and other vector ops each element of their result (of the
-/// vector they store, without one). 1 for other ops.
+/// inserts, a tensor gather or scatter each element it moves, and other
+/// vector ops each element of their result (of the vector they store,
+/// without one). 1 for other ops.
 static double opsPerExecution(Operation &op) {
   if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
     SmallVector<int64_t> bounds;
@@ -1779,6 +1780,12 @@ static double opsPerExecution(Operation &op) {
     return elementsOf(insert.getSource().getType(), false);
   if (auto insert = dyn_cast<vector::InsertStridedSliceOp>(op))
     return elementsOf(insert.getSource().getType(), false);
+  // A gather or a scatter moves each element of the slices it gathers or
+  // scatters.
+  if (auto gather = dyn_cast<tensor::GatherOp>(op))
+    return elementsOf(gather.getType(), true);
+  if (auto scatter = dyn_cast<tensor::ScatterOp>(op))
+    return elementsOf(scatter.getSource().getType(), true);
   bool elementwise = op.hasTrait<OpTrait::Elementwise>();
   if (!elementwise && !isa_and_present<vector::VectorDialect>(op.getDialect()))
     return 1;
