@@ -923,6 +923,22 @@ Reply Service::optimize(llvm::StringRef body) {
   bool inputFault = false;
   std::string belowRange =
       request.measure && !fallback ? selector.belowTrainingRange(*p.module) : "";
+  // Judged where select() judges it, on the module as prepared: TOSA ops
+  // have no count of their own. Preparing runs passes: in a child. (Should
+  // it fail, the episode fails the same way and says so.)
+  if (request.measure && !fallback && belowRange.empty() && needsPreparation(*p.module)) {
+    auto judged = runOnModuleInChild(
+        kernel, [&](mlir::ModuleOp module) -> llvm::Expected<llvm::json::Object> {
+          eraseNestedPayloadModules(module);
+          if (auto preparation = prepareForStages(module); !preparation)
+            return preparation.takeError();
+          return llvm::json::Object{{"below", selector.belowTrainingRange(module)}};
+        });
+    if (judged)
+      belowRange = judged->getString("below").value_or("").str();
+    else
+      llvm::consumeError(judged.takeError());
+  }
   auto measuredJson = [&](const Evaluation &evaluation) {
     record.status = std::string(runStatusName(evaluation.status));
     record.baselineMs = evaluation.defaultMs;

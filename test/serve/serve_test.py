@@ -762,13 +762,19 @@ def main():
               and body.get("actions") == planned.get("actions") and body.get("explored") is False,
               "a small kernel's measured optimize measures default's plan: %s %s"
               % ({k: v for k, v in body.items() if k != "ir"}, planned.get("actions")))
+        # So is a small TOSA kernel, judged as prepared (TOSA ops have no
+        # count: it played an episode).
+        status, body = plain.request("POST", "/v1/optimize", {"ir": tosa, "target": "x86-avx2", "measure": True})
+        m = body.get("measured", {})
+        check(status == 200 and m.get("status") == "ok" and "policy played no episode" in m.get("note", ""),
+              "a small TOSA kernel plays no episode: %s %s" % (status, m))
         _, text = plain.request("GET", "/metrics")
         check("mqss_measured_episodes_total{" not in text, "no episode played for a small kernel")
         con = sqlite3.connect(plain_db)
         trajectories = con.execute("SELECT count(*) FROM trajectories").fetchone()[0]
         served = con.execute("SELECT status FROM served WHERE endpoint = '/v1/optimize'").fetchall()
         con.close()
-        check(trajectories == 0 and served == [("ok",)],
+        check(trajectories == 0 and served == [("ok",), ("ok",)],
               "a small kernel's measurement is served, not learned from: %d %s" % (trajectories, served))
     finally:
         plain.stop()
