@@ -75,6 +75,84 @@ public:
                                      builder.create<arith::AndIOp>(loc, nonEmpty, within)));
   }
 
+  /// Each active lane of a 1-D access at \p indices, lane j at the last
+  /// index + j, within \p memref: for masked loads and stores and masked
+  /// transfers (masked-off lanes touch no memory, so a tail may lie past
+  /// the end). \p mask is a vector<Nxi1>.
+  void activeLanesWithin(Value memref, ValueRange indices, Value mask) {
+    auto maskType = cast<VectorType>(mask.getType());
+    int64_t lanes = maskType.getNumElements();
+    unsigned last = indices.size() - 1;
+    Value size = builder.create<memref::DimOp>(loc, memref, last);
+    Value position = builder.create<arith::AddIOp>(loc, splat(indices[last], lanes),
+                                                   laneNumbers(lanes));
+    Value within = builder.create<arith::AndIOp>(
+        loc, compare(arith::CmpIPredicate::sge, position, splat(index(0), lanes)),
+        compare(arith::CmpIPredicate::slt, position, splat(size, lanes)));
+    // The other dimensions hold one index for every lane.
+    for (unsigned d = 0; d < last; ++d) {
+      Value leading = builder.create<arith::AndIOp>(
+          loc, compare(arith::CmpIPredicate::sge, indices[d], index(0)),
+          compare(arith::CmpIPredicate::slt, indices[d],
+                  builder.create<memref::DimOp>(loc, memref, d)));
+      within = builder.create<arith::AndIOp>(loc, within, splat(leading, lanes));
+    }
+    add(allActiveLanes(mask, within));
+  }
+
+  /// Each active lane j of a vector.gather or scatter within \p memref: it
+  /// reaches the element \p offsets[j] past the one \p indices name, in
+  /// the memref's linear order (MLIR's lowering adds the offsets to that
+  /// element's address), so it must lie among the elements the memref
+  /// reaches.
+  void gatheredWithin(Value memref, ValueRange indices, Value offsets, Value mask) {
+    auto offsetType = cast<VectorType>(offsets.getType());
+    if (!isa<MemRefType>(memref.getType()))
+      return; // a gather from a tensor reads no memory
+    int64_t lanes = offsetType.getNumElements();
+    auto flat = [&](Value vector, Type element) {
+      return builder.create<vector::ShapeCastOp>(loc, VectorType::get({lanes}, element), vector)
+          .getResult();
+    };
+    auto metadata = builder.create<memref::ExtractStridedMetadataOp>(loc, memref);
+    Value element = metadata.getOffset();
+    for (auto [index, stride] : llvm::zip(indices, metadata.getStrides()))
+      element = builder.create<arith::AddIOp>(
+          loc, element, builder.create<arith::MulIOp>(loc, index, stride));
+    Value offset = flat(offsets, offsetType.getElementType());
+    if (!offsetType.getElementType().isIndex())
+      offset = builder.create<arith::IndexCastOp>(
+          loc, VectorType::get({lanes}, builder.getIndexType()), offset);
+    Value position = builder.create<arith::AddIOp>(loc, splat(element, lanes), offset);
+    auto [first, lastReached, empty] =
+        reach(metadata.getOffset(), metadata.getSizes(), metadata.getStrides());
+    Value nonEmpty = builder.create<arith::XOrIOp>(loc, empty, bit(true));
+    Value within = builder.create<arith::AndIOp>(
+        loc,
+        builder.create<arith::AndIOp>(
+            loc, compare(arith::CmpIPredicate::sge, position, splat(first, lanes)),
+            compare(arith::CmpIPredicate::sle, position, splat(lastReached, lanes))),
+        splat(nonEmpty, lanes));
+    add(allActiveLanes(flat(mask, builder.getI1Type()), within));
+  }
+
+  /// A vector.expandload or compressstore: its active lanes take the
+  /// elements from the last index on, one each, so those are within.
+  void packedLanesWithin(Value memref, ValueRange indices, Value mask) {
+    auto maskType = cast<VectorType>(mask.getType());
+    int64_t lanes = maskType.getNumElements();
+    Value count = builder.create<vector::ReductionOp>(
+        loc, vector::CombiningKind::ADD,
+        builder.create<arith::ExtUIOp>(
+            loc, VectorType::get({lanes}, builder.getI64Type()), mask));
+    count = builder.create<arith::IndexCastOp>(loc, builder.getIndexType(), count);
+    // The lanes a mask of `count` leading ones would give: what a
+    // masked access of those elements checks.
+    Value leadingOnes = builder.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::slt, laneNumbers(lanes), splat(count, lanes));
+    activeLanesWithin(memref, indices, leadingOnes);
+  }
+
   void assertAll(Operation *access, const std::string &what) {
     if (!condition)
       return;
@@ -104,6 +182,33 @@ private:
     return {first, last, empty};
   }
 
+  Value index(int64_t value) { return builder.create<arith::ConstantIndexOp>(loc, value); }
+  Value bit(bool value) { return builder.create<arith::ConstantIntOp>(loc, value, 1); }
+  Value splat(Value scalar, int64_t lanes) {
+    return builder.create<vector::SplatOp>(loc, VectorType::get({lanes}, scalar.getType()),
+                                           scalar);
+  }
+  /// The vector<Nxindex> [0, 1, ..., N - 1].
+  Value laneNumbers(int64_t lanes) {
+    auto type = VectorType::get({lanes}, builder.getIndexType());
+    SmallVector<APInt> numbers;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      numbers.push_back(APInt(64, lane));
+    return builder.create<arith::ConstantOp>(loc, DenseElementsAttr::get(type, numbers));
+  }
+  Value compare(arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+    return builder.create<arith::CmpIOp>(loc, predicate, lhs, rhs);
+  }
+  /// Whether \p within holds at every lane \p mask sets.
+  Value allActiveLanes(Value mask, Value within) {
+    auto lanes = cast<VectorType>(mask.getType());
+    Value masked = builder.create<arith::XOrIOp>(
+        loc, mask,
+        builder.create<arith::ConstantOp>(loc, DenseElementsAttr::get(lanes, true)));
+    return builder.create<vector::ReductionOp>(
+        loc, vector::CombiningKind::AND, builder.create<arith::OrIOp>(loc, masked, within));
+  }
+
   SmallVector<Value> values(ArrayRef<OpFoldResult> mixed) {
     return getValueOrCreateConstantIndexOp(builder, loc, mixed);
   }
@@ -125,7 +230,7 @@ SmallVector<int64_t> vectorExtents(MemRefType memref, VectorType vector) {
   return llvm::to_vector(vector.getShape());
 }
 
-/// An unmasked vector.transfer_read/write on a memref: a vector dimension
+/// A vector.transfer_read/write on a memref, unmasked: a vector dimension
 /// declared in bounds must lie within the memref dimension it maps to, and
 /// the index of a memref dimension no vector dimension maps to (one element
 /// along it) within that dimension. Vector dimensions not declared in bounds
@@ -133,8 +238,16 @@ SmallVector<int64_t> vectorExtents(MemRefType memref, VectorType vector) {
 /// lanes.
 void transferWithin(CheckBuilder &check, VectorTransferOpInterface transfer) {
   auto memref = dyn_cast<MemRefType>(transfer.getShapedType());
-  if (!memref || isa<VectorType>(memref.getElementType()) || transfer.getMask())
+  if (!memref || isa<VectorType>(memref.getElementType()))
     return;
+  if (Value mask = transfer.getMask()) {
+    // A 1-D masked transfer along the memref's last dimension (what
+    // vector-to-scf leaves) declared in bounds: its active lanes are.
+    if (transfer.getVectorType().getRank() == 1 && !transfer.getVectorType().isScalable() &&
+        transfer.getPermutationMap().isMinorIdentity() && transfer.isDimInBounds(0))
+      check.activeLanesWithin(transfer.getSource(), transfer.getIndices(), mask);
+    return;
+  }
   AffineMap map = transfer.getPermutationMap();
   SmallVector<int64_t> extent(memref.getRank(), 1);
   for (unsigned i = 0; i < map.getNumResults(); ++i)
@@ -175,10 +288,18 @@ void insertBoundsChecks(ModuleOp module) {
   module.walk([&](Operation *op) {
     if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp, memref::GenericAtomicRMWOp,
             memref::CopyOp, vector::LoadOp, vector::StoreOp, vector::TransferReadOp,
-            vector::TransferWriteOp>(op))
+            vector::TransferWriteOp, vector::MaskedLoadOp, vector::MaskedStoreOp,
+            vector::GatherOp, vector::ScatterOp, vector::ExpandLoadOp,
+            vector::CompressStoreOp>(op))
       accesses.push_back(op);
   });
   for (Operation *access : accesses) {
+    // Lanes are counted at compile time: not those of a scalable vector.
+    if (llvm::any_of(access->getOperandTypes(), [](Type type) {
+          auto vector = dyn_cast<VectorType>(type);
+          return vector && vector.isScalable();
+        }))
+      continue;
     if (isa<memref::LoadOp, memref::StoreOp>(access)) {
       OpBuilder builder(access);
       cast<RuntimeVerifiableOpInterface>(access).generateRuntimeVerification(builder,
@@ -198,6 +319,20 @@ void insertBoundsChecks(ModuleOp module) {
                       vectorExtents(store.getMemRefType(), store.getVectorType()));
     else if (auto transfer = dyn_cast<VectorTransferOpInterface>(access))
       transferWithin(check, transfer);
+    else if (auto load = dyn_cast<vector::MaskedLoadOp>(access))
+      check.activeLanesWithin(load.getBase(), load.getIndices(), load.getMask());
+    else if (auto store = dyn_cast<vector::MaskedStoreOp>(access))
+      check.activeLanesWithin(store.getBase(), store.getIndices(), store.getMask());
+    else if (auto gather = dyn_cast<vector::GatherOp>(access))
+      check.gatheredWithin(gather.getBase(), gather.getIndices(), gather.getIndexVec(),
+                           gather.getMask());
+    else if (auto scatter = dyn_cast<vector::ScatterOp>(access))
+      check.gatheredWithin(scatter.getBase(), scatter.getIndices(), scatter.getIndexVec(),
+                           scatter.getMask());
+    else if (auto load = dyn_cast<vector::ExpandLoadOp>(access))
+      check.packedLanesWithin(load.getBase(), load.getIndices(), load.getMask());
+    else if (auto store = dyn_cast<vector::CompressStoreOp>(access))
+      check.packedLanesWithin(store.getBase(), store.getIndices(), store.getMask());
     else if (auto copy = dyn_cast<memref::CopyOp>(access)) {
       auto source = dyn_cast<MemRefType>(copy.getSource().getType());
       auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
