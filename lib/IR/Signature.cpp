@@ -137,11 +137,15 @@ static llvm::Expected<ValueSpec> describeType(Type type, llvm::StringRef what) {
   return spec;
 }
 
+bool definesFunctions(ModuleOp module) {
+  return llvm::any_of(module.getOps<func::FuncOp>(),
+                      [](func::FuncOp f) { return !f.isExternal(); });
+}
+
 std::vector<std::string> nestedModulesWithFunctions(ModuleOp module) {
   std::vector<std::string> names;
   for (auto inner : module.getOps<ModuleOp>())
-    if (llvm::any_of(inner.getOps<func::FuncOp>(),
-                     [](func::FuncOp f) { return !f.isExternal(); }))
+    if (definesFunctions(inner))
       names.push_back(inner.getName() ? "@" + inner.getName()->str() : "<unnamed>");
   return names;
 }

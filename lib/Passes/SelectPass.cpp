@@ -9,6 +9,7 @@
 
 #include "mqss/Passes/Passes.h"
 
+#include "mqss/IR/Signature.h"
 #include "mqss/Runtime/Buffers.h"
 #include "mqss/Selector/Selector.h"
 
@@ -100,19 +101,15 @@ public:
 
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
-    auto defines = [](mlir::ModuleOp m) {
-      return llvm::any_of(m.getOps<mlir::func::FuncOp>(),
-                          [](mlir::func::FuncOp f) { return !f.isExternal(); });
-    };
     // The pass decides the functions of the module it runs on: those of a
     // module nested in it would be left as they are without a word.
     for (mlir::ModuleOp inner : module.getOps<mlir::ModuleOp>())
-      if (defines(inner))
+      if (definesFunctions(inner))
         mlir::emitWarning(inner.getLoc())
             << "mqss-select: the functions of this nested module are not decided by the "
                "pass on the module around it: nest the pass "
                "(builtin.module(builtin.module(mqss-select)))";
-    if (!defines(module)) {
+    if (!definesFunctions(module)) {
       // Nothing to decide. Functions of another kind (llvm.func: the pass
       // placed after the lowering) are worth a warning; with remarks, any
       // such module gets the reason, as `mqss select` gives it.

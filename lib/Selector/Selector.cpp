@@ -714,7 +714,7 @@ Selector::decideFunction(llvm::StringRef name, const Scratch &source, double &pa
 }
 
 llvm::Error checkSelectable(mlir::ModuleOp module) {
-  if (definedFunctions(module).empty())
+  if (!definesFunctions(module))
     return selectorError("the module has no function with a body to optimize" +
                          whatIsThereInstead(module));
   if (std::string refusal = refusalReason(module); !refusal.empty())

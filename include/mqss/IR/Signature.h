@@ -70,6 +70,9 @@ struct Signature {
 llvm::Expected<mlir::func::FuncOp> selectEntry(mlir::ModuleOp module,
                                                llvm::StringRef requested);
 
+/// Whether \p module defines a func.func with a body at its top level.
+bool definesFunctions(mlir::ModuleOp module);
+
 /// The modules nested directly in \p module that define a func.func with a
 /// body, in order, each named as `@name` or `<unnamed>`: functions a tool
 /// given \p module does not reach (some frontends wrap their output so).
