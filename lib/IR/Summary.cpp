@@ -1995,6 +1995,10 @@ std::string refusalReason(ModuleOp module) {
       user = op;
       found = true;
     }
+    if (isa<tensor::GatherOp, tensor::ScatterOp>(op) && !found) {
+      user = op;
+      found = true;
+    }
     return found ? WalkResult::interrupt() : WalkResult::advance();
   });
   if (!user)
@@ -2015,6 +2019,11 @@ std::string refusalReason(ModuleOp module) {
            "MLIR 19's lowering of tensor.pack builds an invalid tensor.expand_shape from it "
            "(an upstream bug), so no pipeline can compile it. Write the tile sizes in the "
            "result type (tensor<?x?x32x32xf32> for inner_tiles = [32, 32])";
+  if (isa<tensor::GatherOp, tensor::ScatterOp>(user))
+    return where + op + ": MLIR 19 has neither a bufferization nor a lowering for it, so no "
+           "pipeline can compile the module. Write it as a linalg.generic that reads its "
+           "elements with tensor.extract (as torch-mlir and StableHLO's lowering write a "
+           "gather), or a scatter as tensor.insert in an scf.for";
   if (isGpuRuntimeCall(user))
     return where + op + " calls a GPU runtime (device memory, streams): mqss selects, lowers "
            "and measures pipelines for the host CPU, where no GPU runtime is linked. Host "

@@ -322,7 +322,9 @@ std::optional<PassHazard> returnedStackBuffer(mlir::func::FuncOp entry);
 ///   destination): MLIR 19's one-shot bufferization writes through the
 ///   self-overlapping view in place;
 /// - a tensor.pack whose result type leaves a static inner tile dynamic:
-///   MLIR 19's lower_pack builds an invalid tensor.expand_shape from it.
+///   MLIR 19's lower_pack builds an invalid tensor.expand_shape from it;
+/// - a tensor.gather or tensor.scatter, which MLIR 19 neither bufferizes
+///   nor lowers.
 std::string refusalReason(mlir::ModuleOp module);
 
 /// executedOps() of functions by name, for callees only declared where
