@@ -37,6 +37,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: " << llvm::toString(selection.takeError()) << "\n";
     return 1;
   }
+  llvm::outs() << "// model: " << (*selector)->modelPath() << "\n";
   for (const mqss::FunctionSelection &function : selection->functions) {
     llvm::outs() << "// @" << function.name << ":";
     for (const mqss::Action *action : function.actions)

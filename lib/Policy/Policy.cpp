@@ -5,8 +5,10 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 
 #include <cstdlib>
+#include <dlfcn.h>
 
 namespace mqss {
 
@@ -27,14 +29,50 @@ ModelMetadata currentMetadata() {
   return metadata;
 }
 
+/// Set by the CMake package (MQSSConfig.cmake) in each consumer it links
+/// the library into: the prefix the package was found in, which the library,
+/// built before `cmake --install --prefix` chose it, cannot know.
+extern "C" __attribute__((weak)) const char mqssInstalledPrefix[];
+
+std::optional<std::string> installedDataPath(llvm::StringRef relative) {
+  auto under = [&](llvm::StringRef prefix) -> std::optional<std::string> {
+    llvm::SmallString<256> path(prefix);
+    llvm::sys::path::append(path, "share", "mqss", relative);
+    if (prefix.empty() || !llvm::sys::fs::exists(path))
+      return std::nullopt;
+    return std::string(path);
+  };
+  // The executable or plugin this code was linked into: PREFIX/bin/mqss,
+  // PREFIX/lib/libMQSSPlugin.so.
+  Dl_info info;
+  std::string image;
+  if (dladdr(reinterpret_cast<void *>(&installedDataPath), &info) && info.dli_fname &&
+      llvm::StringRef(info.dli_fname).contains(".so"))
+    image = info.dli_fname;
+  else
+    image = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<256> real;
+  if (!image.empty() && !llvm::sys::fs::real_path(image, real))
+    if (auto found = under(llvm::sys::path::parent_path(llvm::sys::path::parent_path(real))))
+      return found;
+  if (mqssInstalledPrefix)
+    if (auto found = under(mqssInstalledPrefix))
+      return found;
+  return under(MQSS_INSTALL_PREFIX);
+}
+
 std::string defaultModelPath() {
-  if (const char *path = std::getenv("MQSS_MODEL"))
+  // An empty $MQSS_MODEL is no path: as if unset.
+  if (const char *path = std::getenv("MQSS_MODEL"); path && *path)
     return path;
-  // The source tree's when built from it, else the installed copy.
+  // The installed copy where this runs from an installation, else the
+  // source tree's (built from it), else where the configured prefix has it.
+  if (std::optional<std::string> installed = installedDataPath("models/default.pt"))
+    return *installed;
   llvm::StringRef inSource = MQSS_SOURCE_DIR "/models/default.pt";
   if (llvm::sys::fs::exists(inSource))
     return inSource.str();
-  return MQSS_INSTALLED_MODEL;
+  return MQSS_INSTALL_PREFIX "/share/mqss/models/default.pt";
 }
 
 unsigned drawFromDistribution(const std::vector<float> &probabilities, double random) {

@@ -16,8 +16,16 @@ if command -v ccache > /dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=c
 cmake -S "$src/examples/consumer" -B "$work/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" > /dev/null
 cmake --build "$work/consumer"
-out=$(MQSS_MODEL="$prefix/share/mqss/models/default.pt" \
-  "$work/consumer/mqss-consumer" "$src/examples/matmul.mlir" x86-avx2)
+# Without $MQSS_MODEL, the installed model is the default of the library
+# linked into the consumer and of the installed executables (the library,
+# configured for another prefix, looked in that one).
+model=$(realpath "$prefix/share/mqss/models/default.pt")
+out=$(env -u MQSS_MODEL "$work/consumer/mqss-consumer" "$src/examples/matmul.mlir" x86-avx2)
+used=$(sed -n 's|^// model: ||p' <<< "$out")
+[ "$(realpath "$used")" = "$model" ] || { echo "the consumer used the model $used, not $model"; exit 1; }
+used=$(env -u MQSS_MODEL "$prefix/bin/mqss" select "$src/examples/matmul.mlir" --emit=json |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["model"])')
+[ "$(realpath "$used")" = "$model" ] || { echo "the installed mqss used the model $used, not $model"; exit 1; }
 grep -q '^// @matmul: ' <<< "$out" || { echo "no decision printed:"; echo "$out"; exit 1; }
 grep -q 'func.func @matmul' <<< "$out" || { echo "no IR printed"; exit 1; }
 grep -v '^//' <<< "$out" | grep -q 'linalg.matmul' && { echo "the matmul was not transformed"; exit 1; }

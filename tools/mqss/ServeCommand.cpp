@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 
+#include "mqss/Policy/Policy.h"
 #include "mqss/Runtime/Target.h"
 #include "mqss/Serve/Server.h"
 
@@ -87,8 +88,12 @@ int serveMain() {
   options.readTimeoutSeconds = readTimeout;
   options.childTimeoutSeconds = childTimeout;
   options.measureReps = measureReps;
+  // The installed dashboard where mqss runs from an installation, else the
+  // build tree's.
   if (const char *dir = std::getenv("MQSS_DASHBOARD_DIR"))
     options.dashboardDir = dir;
+  else if (std::optional<std::string> installed = installedDataPath("dashboard"))
+    options.dashboardDir = *installed;
   else
     options.dashboardDir = MQSS_DASHBOARD_DIR;
   return runServer(options);

@@ -16,6 +16,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <cstdint>
+#include <optional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,8 +77,15 @@ public:
 llvm::Expected<std::unique_ptr<Policy>> loadPolicy(llvm::StringRef path);
 
 /// The model shipped with MQSS-Selector for the host CPU ($MQSS_MODEL
-/// overrides the path).
+/// overrides the path): the installed copy where this code runs from an
+/// installation, else the source tree's.
 std::string defaultModelPath();
+
+/// PREFIX/share/mqss/\p relative of the installation this code runs from,
+/// if it exists there: PREFIX is the one above the executable's or plugin's
+/// directory, else the prefix the CMake package was found in (for a
+/// consumer linking the library), else the configured one.
+std::optional<std::string> installedDataPath(llvm::StringRef relative);
 
 /// Uniform over legal actions: exploration and the random baseline.
 std::unique_ptr<Policy> createRandomPolicy();
