@@ -10,6 +10,10 @@
 #include "mqss/IR/Summary.h"
 #include "mqss/Policy/Network.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
@@ -665,6 +669,12 @@ TEST(Selector, RefusesWhatItCannotUse) {
   auto a = Selector::create(unknownTarget);
   ASSERT_FALSE(static_cast<bool>(a));
   EXPECT_NE(llvm::toString(a.takeError()).find("unknown target 'riscv'"), std::string::npos);
+  SelectorOptions manyThreads;
+  manyThreads.threads = 100000; // a context each: it aborted after 3.6 GB
+  auto many = Selector::create(manyThreads);
+  ASSERT_FALSE(static_cast<bool>(many));
+  EXPECT_NE(llvm::toString(many.takeError()).find("threads must be at most 256"),
+            std::string::npos);
 
   // A model made by another MLIR version.
   configureTorchThreads();
@@ -692,6 +702,31 @@ TEST(Selector, RefusesWhatItCannotUse) {
   auto none = selector->select(*declarations);
   ASSERT_FALSE(static_cast<bool>(none));
   EXPECT_NE(llvm::toString(none.takeError()).find("no function with a body"), std::string::npos);
+}
+
+// A compiler's own context, holding only its module's dialects: the selector
+// adds what it needs (the schedule library's transform ops, bufferization),
+// and decides as in createContext()'s. It silently lost every schedule
+// action, or failed to bufferize and blamed MLIR 19.
+TEST(Selector, DecidesInAConsumersOwnContextAsInItsOwn) {
+  Fixture f;
+  auto reference = f.load(MQSS_TEST_INPUTS "/two_kernels.mlir");
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect, mlir::linalg::LinalgDialect,
+                  mlir::tensor::TensorDialect>();
+  mlir::MLIRContext own(registry, mlir::MLIRContext::Threading::DISABLED);
+  auto module = loadModuleFile(own, MQSS_TEST_INPUTS "/two_kernels.mlir");
+  ASSERT_TRUE(static_cast<bool>(module)) << llvm::toString(module.takeError());
+  auto selector = shippedSelector();
+  auto expected = selector->select(*reference);
+  auto got = selector->optimize(**module);
+  ASSERT_TRUE(static_cast<bool>(expected)) << llvm::toString(expected.takeError());
+  ASSERT_TRUE(static_cast<bool>(got)) << llvm::toString(got.takeError());
+  ASSERT_EQ(got->functions.size(), expected->functions.size());
+  for (auto [a, b] : llvm::zip(got->functions, expected->functions)) {
+    EXPECT_EQ(a.actions, b.actions) << a.name;
+    EXPECT_TRUE(a.leftOut.empty()) << a.name << ": " << llvm::join(a.leftOut, "; ");
+  }
 }
 
 TEST(Selector, PreparationDecomposesConcatAndPreloadsTheLibraryOnce) {

@@ -41,6 +41,21 @@ void initializeNativeTarget() {
   });
 }
 
+void completeRegistrations(mlir::MLIRContext &context) {
+  // What a context its owner filled with registerAllDialects alone (or with
+  // only its own dialects) lacks: the transform ops of the schedule
+  // library's actions and the bufferization of tensor ops, both extensions.
+  context.getOrLoadDialect<mlir::transform::TransformDialect>();
+  context.getOrLoadDialect<mlir::tensor::TensorDialect>();
+  auto empty = mlir::RegisteredOperationName::lookup("tensor.empty", &context);
+  if (mlir::RegisteredOperationName::lookup("transform.structured.tile_using_for", &context) &&
+      empty && empty->hasInterface<mlir::bufferization::BufferizableOpInterface>())
+    return;
+  mlir::DialectRegistry registry;
+  registerDialects(registry);
+  context.appendDialectRegistry(registry);
+}
+
 std::unique_ptr<mlir::MLIRContext> createContext() {
   mlir::DialectRegistry registry;
   registerDialects(registry);

@@ -632,6 +632,9 @@ llvm::Expected<std::unique_ptr<Selector>> Selector::create(const SelectorOptions
     return target.takeError();
   if (options.maxSteps == 0)
     return selectorError("max-steps must be at least 1");
+  // (100,000 grew to 3.6 GB of contexts, then aborted the process.)
+  if (options.threads > kMaxSelectorThreads)
+    return selectorError("threads must be at most " + std::to_string(kMaxSelectorThreads));
   SelectorOptions resolved = options;
   if (resolved.modelPath.empty())
     resolved.modelPath = defaultModelPath();
@@ -751,6 +754,7 @@ static void finishSelection(Selection &selection) {
 llvm::Expected<Selection>
 Selector::decide(mlir::ModuleOp module, std::vector<mlir::OwningOpRef<mlir::ModuleOp>> *results,
                  std::vector<DecisionExplanation> *explanations, unsigned topK) {
+  completeRegistrations(*module->getContext());
   std::vector<mlir::func::FuncOp> functions = definedFunctions(module);
   if (llvm::Error error = checkSelectable(module))
     return std::move(error);
@@ -1006,6 +1010,7 @@ llvm::Expected<Selection> Selector::selectSource(mlir::MLIRContext &context,
                                                  llvm::StringRef bufferName,
                                                  mlir::OwningOpRef<mlir::ModuleOp> *parsed) {
   auto start = Clock::now();
+  completeRegistrations(context);
   SharedFunctions shared;
   std::vector<Selection::ThreadTime> times(1);
   // Takes functions until none is left, deciding each on \p module; with
@@ -1201,6 +1206,7 @@ llvm::Expected<NextDecision> Selector::next(mlir::ModuleOp module, const Chain &
   llvm::ArrayRef<const Action *> history = chain.history;
   llvm::function_ref<bool(const Action &)> fails = chain.fails;
   auto start = Clock::now();
+  completeRegistrations(*module->getContext());
   // As select() and the pipeline endpoints: a module without a function to
   // decide (declarations, the LLVM dialect, a transform script) has no next
   // pass either.

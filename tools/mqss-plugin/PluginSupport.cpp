@@ -17,6 +17,8 @@ namespace mqss {
 
 void registerPasses() {} // mlir-opt registered them all
 
+void completeRegistrations(mlir::MLIRContext &) {} // so did it every dialect and extension
+
 void initializeNativeTarget() {
   static std::once_flag once;
   std::call_once(once, [] {

@@ -18,6 +18,13 @@ namespace mqss {
 /// user's module or pipeline may mention into \p registry.
 void registerDialects(mlir::DialectRegistry &registry);
 
+/// Adds registerDialects()'s registrations to \p context when it lacks those
+/// selecting needs (a compiler's own context, made with MLIR's
+/// registerAllDialects alone): without them the schedule library's actions
+/// and bufferization fail. Cheap when nothing is missing; call it before
+/// the context is used from other threads.
+void completeRegistrations(mlir::MLIRContext &context);
+
 /// Registers every upstream pass and pass pipeline with the global registry so
 /// that textual pipelines (`--pipeline=`) can name them. Idempotent.
 void registerPasses();

@@ -95,9 +95,13 @@ struct SelectorOptions {
   /// text, the calling thread verifies it, and they take the functions in
   /// turn. The helper threads start with the selector and wait for work
   /// (a child forked from the process has none: give it a one-thread
-  /// selector).
+  /// selector). At most kMaxSelectorThreads.
   unsigned threads = 1;
 };
+
+/// The most SelectorOptions::threads may be: each is a thread with an MLIR
+/// context of its own, and more gain nothing on any machine mqss runs on.
+inline constexpr unsigned kMaxSelectorThreads = 256;
 
 /// The decision for one function of a module.
 struct FunctionSelection {
