@@ -14,6 +14,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -37,7 +38,8 @@ static std::string cacheDirectory() {
     return (llvm::Twine(xdg) + "/mqss").str();
   if (const char *home = std::getenv("HOME"))
     return (llvm::Twine(home) + "/.cache/mqss").str();
-  return "/tmp/mqss-cache";
+  // One per user: another's could hold a transform script of theirs.
+  return "/tmp/mqss-cache-" + std::to_string(::getuid());
 }
 
 static llvm::Error writeScheduleLibrary(const std::string &path);
@@ -60,7 +62,11 @@ llvm::Expected<std::string> scheduleLibraryPath() {
   std::string path = llvm::formatv("{0}/schedules-{1:x16}.mlir", dir,
                                    llvm::xxh3_64bits(scheduleLibrarySource()))
                          .str();
-  if (!llvm::sys::fs::exists(path)) {
+  // Checked once per process, and written again unless it holds this
+  // library: a file cut short or changed since would lose every schedule
+  // action of every later run, each with only a warning.
+  auto cached = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!cached || (*cached)->getBuffer() != scheduleLibrarySource()) {
     if (llvm::Error error = writeScheduleLibrary(path))
       return std::move(error);
   }

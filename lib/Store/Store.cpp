@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <sqlite3.h>
+#include <unistd.h>
 
 namespace mqss {
 
@@ -55,7 +56,7 @@ std::string Store::defaultPath() {
     return (llvm::Twine(xdg) + "/mqss/mqss.db").str();
   if (const char *home = std::getenv("HOME"))
     return (llvm::Twine(home) + "/.cache/mqss/mqss.db").str();
-  return "/tmp/mqss-cache/mqss.db";
+  return "/tmp/mqss-cache-" + std::to_string(::getuid()) + "/mqss.db"; // one per user
 }
 
 llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef path) {
