@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 
 using namespace mqss;
@@ -183,6 +184,18 @@ TEST(Policy, ModelForAnotherFeatureSpecIsRefused) {
   auto refused = loadPolicy(path);
   ASSERT_FALSE(static_cast<bool>(refused));
   EXPECT_NE(llvm::toString(refused.takeError()).find("action catalog"), std::string::npos);
+  // The catalog's hash right, its count not: the message names the counts
+  // (it named the same hash twice).
+  ModelMetadata otherCount = freshMetadata();
+  otherCount.numActions += 1;
+  ASSERT_FALSE(errorToBool(saveModel(network, otherCount, path)));
+  auto counted = loadPolicy(path);
+  ASSERT_FALSE(static_cast<bool>(counted));
+  std::string countMessage = llvm::toString(counted.takeError());
+  EXPECT_NE(countMessage.find("trained against an action count of " +
+                              std::to_string(actionCatalog().size() + 1)),
+            std::string::npos)
+      << countMessage;
   llvm::sys::fs::remove(path);
 }
 
@@ -223,8 +236,36 @@ TEST(Policy, CorruptOrMissingFilesAreClearErrors) {
   ASSERT_FALSE(static_cast<bool>(longer));
   EXPECT_NE(llvm::toString(longer.takeError()).find("4 bytes after the weights"),
             std::string::npos);
+  // A diverged training's NaNs (the last weight: value.bias).
+  std::string diverged = bytes;
+  float nan = std::nanf("");
+  std::memcpy(diverged.data() + diverged.size() - sizeof(float), &nan, sizeof(float));
+  rewrite(diverged);
+  auto notFinite = loadPolicy(path);
+  ASSERT_FALSE(static_cast<bool>(notFinite));
+  EXPECT_NE(llvm::toString(notFinite.takeError()).find("its value.bias holds values that are not finite"),
+            std::string::npos);
   rewrite(bytes);
   EXPECT_TRUE(static_cast<bool>(loadPolicy(path))) << "the file as written loads";
+  // A malformed training range would turn the small-kernel rule off.
+  ModelMetadata ranged = freshMetadata();
+  ranged.minTrainedLog2Ops = 20;
+  ranged.maxTrainedLog2Ops = 30;
+  ASSERT_FALSE(errorToBool(saveModel(network, ranged, path)));
+  auto withRange = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(static_cast<bool>(withRange));
+  std::string rangedBytes = (*withRange)->getBuffer().str();
+  size_t at = rangedBytes.find("\"trained_log2_ops\":{\"max\":");
+  ASSERT_NE(at, std::string::npos);
+  rangedBytes.insert(at + std::strlen("\"trained_log2_ops\":{\"max\":"), "\"high\",\"was\":");
+  rewrite(rangedBytes);
+  auto badRange = loadPolicy(path);
+  ASSERT_FALSE(static_cast<bool>(badRange));
+  EXPECT_NE(llvm::toString(badRange.takeError()).find("trained_log2_ops"), std::string::npos);
+  // A device is no model (read whole, /dev/zero never ended).
+  auto device = loadPolicy("/dev/zero");
+  ASSERT_FALSE(static_cast<bool>(device));
+  EXPECT_NE(llvm::toString(device.takeError()).find("not a regular file"), std::string::npos);
   llvm::sys::fs::remove(path);
 }
 

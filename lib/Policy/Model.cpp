@@ -14,6 +14,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <type_traits>
@@ -65,9 +66,15 @@ static bool fromJSON(const llvm::json::Value &value, ModelMetadata &m, llvm::jso
     if (const llvm::json::Object *figures = value.getAsObject()->getObject("figures"))
       m.figures = *figures;
   if (ok)
-    if (const llvm::json::Object *range = value.getAsObject()->getObject("trained_log2_ops")) {
-      m.minTrainedLog2Ops = range->getNumber("min");
-      m.maxTrainedLog2Ops = range->getNumber("max");
+    if (const llvm::json::Value *given = value.getAsObject()->get("trained_log2_ops")) {
+      // Malformed, it would turn the small-kernel rule off without a word.
+      const llvm::json::Object *range = given->getAsObject();
+      m.minTrainedLog2Ops = range ? range->getNumber("min") : std::nullopt;
+      m.maxTrainedLog2Ops = range ? range->getNumber("max") : std::nullopt;
+      if (!m.minTrainedLog2Ops || !m.maxTrainedLog2Ops) {
+        path.field("trained_log2_ops").report("expected {\"min\": N, \"max\": N}");
+        return false;
+      }
     }
   return ok;
 }
@@ -84,10 +91,16 @@ static std::optional<std::string> incompatibility(const ModelMetadata &model) {
   };
   if (model.formatVersion != here.formatVersion)
     return mismatch("model format", model.formatVersion, here.formatVersion);
-  if (model.featureSpecHash != here.featureSpecHash || model.numFeatures != here.numFeatures)
+  if (model.featureSpecHash != here.featureSpecHash)
     return mismatch("feature spec", model.featureSpecHash, here.featureSpecHash);
-  if (model.catalogHash != here.catalogHash || model.numActions != here.numActions)
+  if (model.numFeatures != here.numFeatures)
+    return mismatch("a feature count of", std::to_string(model.numFeatures),
+                    std::to_string(here.numFeatures));
+  if (model.catalogHash != here.catalogHash)
     return mismatch("action catalog", model.catalogHash, here.catalogHash);
+  if (model.numActions != here.numActions)
+    return mismatch("an action count of", std::to_string(model.numActions),
+                    std::to_string(here.numActions));
   if (model.mlirVersion != here.mlirVersion)
     return mismatch("MLIR", model.mlirVersion, here.mlirVersion);
   return std::nullopt;
@@ -191,6 +204,9 @@ llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadat
 llvm::Expected<LoadedModel> readModel(llvm::StringRef path) {
   if (!llvm::sys::fs::exists(path))
     return modelError(path, "no such file");
+  // Read whole below: a device (/dev/zero) would never end.
+  if (!llvm::sys::fs::is_regular_file(path))
+    return modelError(path, "it is not a regular file");
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
@@ -263,6 +279,13 @@ llvm::Expected<LoadedModel> readModel(llvm::StringRef path) {
   if (offset != data.size())
     return modelError(path, "it has " + std::to_string(data.size() - offset) +
                                 " bytes after the weights its metadata describes");
+  // A training run that diverged saves NaNs: every decision would be the
+  // first action.
+  for (const auto &tensor : tensors)
+    if (!llvm::all_of(*tensor.values, [](float v) { return std::isfinite(v); }))
+      return modelError(path, "its " + tensor.name +
+                                  " holds values that are not finite numbers (NaN or "
+                                  "infinity): the training that made it diverged");
   return LoadedModel{std::move(weights), std::move(metadata)};
 }
 
