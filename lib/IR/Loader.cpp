@@ -197,6 +197,7 @@ std::optional<ParserHazard> findParserHazard(llvm::StringRef text) {
     return std::nullopt;
   auto isWordChar = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$'; };
   unsigned depth = 0;
+  bool customGeneric = false; // a linalg.generic in its custom form, before its iterator types
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '"') { // a string: to its closing quote
@@ -217,6 +218,19 @@ std::optional<ParserHazard> findParserHazard(llvm::StringRef text) {
                                              "in its length (at most {1})",
                                              end - i, kMaxNumberLength)
                                    .str()};
+      llvm::StringRef word = text.slice(i, end);
+      if (word == "linalg.generic") {
+        customGeneric = true; // (the generic form's name is a string: skipped)
+      } else if (word == "iterator_types" && customGeneric) {
+        customGeneric = false;
+        size_t first = text.find_first_not_of(" \t\n=[", end);
+        if (first < text.size() && text[first] == '#')
+          return ParserHazard{
+              first, "linalg.generic's custom form takes its iterator types as strings "
+                     "([\"parallel\"]): MLIR 19's parser aborts on attributes there "
+                     "(#linalg.iterator_type<parallel>, which only the generic form "
+                     "\"linalg.generic\"(...) <{...}> takes); refused before parsing"};
+      }
       i = end - 1;
     } else if (c == '(' || c == '[' || c == '{' || c == '<') {
       if (++depth > kMaxNesting)

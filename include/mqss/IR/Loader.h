@@ -58,8 +58,10 @@ struct ParserHazard {
 };
 
 /// The first place in \p text, outside strings and comments, where bracket
-/// nesting exceeds kMaxNesting or a number literal (a token that begins
-/// with a digit) exceeds kMaxNumberLength; none for bytecode.
+/// nesting exceeds kMaxNesting, a number literal (a token that begins with
+/// a digit) exceeds kMaxNumberLength, or a linalg.generic in its custom form
+/// gives its iterator types as attributes (MLIR 19's parser aborts); none
+/// for bytecode.
 std::optional<ParserHazard> findParserHazard(llvm::StringRef text);
 
 /// findParserHazard() on \p sourceMgr's main buffer: when it finds one,
