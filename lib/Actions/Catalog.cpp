@@ -437,11 +437,14 @@ llvm::Error licmKeepsLoops(mlir::ModuleOp module) {
 /// more than 1 from a bound that is not constant (a tiled point loop
 /// `%i to %i + 16 step 2`, from HLS unrolling or the catalog's own
 /// unroll-jam then tiling) gets a buffer one row short and a copy loop past
-/// it: heap corruption (found by a sweep of HLS-style kernels).
+/// it: heap corruption (found by a sweep of HLS-style kernels). On a nest
+/// accumulating into a 0-d memref it crashes (a sweep of frontend kernels;
+/// mlir-opt-19 too).
 bool copyable(const IRSummary &s) {
   return s.maxAffineDepth >= 2 && s.numAffineForWithResults == 0 &&
          s.innermostAffineStepsOne && s.steppedLoopsHaveConstantBounds &&
-         s.allAffineTripsConstant && s.opCount("affine.if") == 0;
+         s.allAffineTripsConstant && s.opCount("affine.if") == 0 &&
+         s.numRankZeroAffineMemoryOps == 0;
 }
 /// affine-scalrep forwards a store to later loads, looking for intervening
 /// writes along affine.for back edges only: a store before an scf.for whose
@@ -812,9 +815,10 @@ const LegalityRule kLegalityRules[] = {
                         "stores under as many loops as their memref has dimensions: MLIR 19's "
                         "affine-loop-fusion gets others wrong", hasAffineSiblingLoops},
     {copyable, "affine nests two or more deep with constant trip counts, innermost steps of "
-               "1, steps above 1 only on loops with constant bounds, no loop results and no "
-               "affine.if: MLIR 19's affine-data-copy-generate copies past its buffers on "
-               "others", hasAffineNest},
+               "1, steps above 1 only on loops with constant bounds, no loop results, no "
+               "affine.if and no access to a 0-d memref: MLIR 19's "
+               "affine-data-copy-generate copies past its buffers on others, or crashes",
+     hasAffineNest},
     {scalarReplaceable, "affine loads or stores, none inside an scf loop (whose back edges "
                         "affine-scalrep does not see), and none in an affine.if's else branch "
                         "on a buffer that is written (MLIR 19 gives it the then branch's "

@@ -1703,6 +1703,7 @@ IRSummary summarize(ModuleOp module) {
       Type element = memref.getElementType();
       if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 != 0)
         ++s.numSubByteAffineMemoryOps;
+      s.numRankZeroAffineMemoryOps += memref.getRank() == 0;
       s.numStridedAffineMemoryOps += stridesAlongNearestLoop(op);
     }
     s.numMemoryOps += c.isMemory;

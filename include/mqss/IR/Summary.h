@@ -117,6 +117,9 @@ struct IRSummary {
   /// (tile loops do; a point loop `%i to %i + 16 step 2`, after unrolling
   /// and tiling, does not).
   bool steppedLoopsHaveConstantBounds = true;
+  /// Affine loads and stores of a 0-d memref (an accumulator, memref<f32>):
+  /// MLIR 19's affine-data-copy-generate crashes on a nest holding one.
+  unsigned numRankZeroAffineMemoryOps = 0;
   /// Whether every scf.for steps by a positive constant.
   bool allScfForStepsConstant = true;
   /// Functions declared without a body, returning a tensor, and called:
