@@ -294,6 +294,14 @@ TEST(Selector, DecidesPerFunctionAndApplyMatchesOptimize) {
   EXPECT_EQ(printed(*applied), printed(*optimized));
   // Every function was transformed: no linalg op is left in the kernels.
   EXPECT_EQ(printed(*optimized).find("linalg.matmul"), std::string::npos);
+
+  // A per-function selection applied to another module names what it
+  // lacks (it said a function "disappeared while it was optimized").
+  auto other = f.load(MQSS_TEST_INPUTS "/small_matmul.mlir");
+  llvm::Error mismatch = selector->apply(*other, *selection);
+  ASSERT_TRUE(static_cast<bool>(mismatch));
+  EXPECT_NE(llvm::toString(std::move(mismatch)).find("which this module does not define"),
+            std::string::npos);
 }
 
 TEST(Selector, AttributionIsGradientTimesInput) {

@@ -1361,6 +1361,14 @@ llvm::Error Selector::apply(mlir::ModuleOp module, Selection &selection) {
     installWhole(module, std::move(*whole));
     return llvm::Error::success();
   }
+  // A selection made for another module names functions this one lacks.
+  for (const FunctionSelection &function : selection.functions) {
+    auto defined = module.lookupSymbol<mlir::func::FuncOp>(function.name);
+    if (!defined || defined.isExternal())
+      return selectorError("the selection is for @" + function.name +
+                           ", which this module does not define: apply a selection to the "
+                           "module it was made for");
+  }
   FunctionIndex index = indexFunctions(module);
   for (const FunctionSelection &function : selection.functions) {
     mlir::OwningOpRef<mlir::ModuleOp> copy = isolateFunction(module, index, function.name);
