@@ -230,12 +230,13 @@ SmallVector<int64_t> vectorExtents(MemRefType memref, VectorType vector) {
   return llvm::to_vector(vector.getShape());
 }
 
-/// A vector.transfer_read/write on a memref, unmasked: a vector dimension
+/// A vector.transfer_read/write on a memref. Unmasked, a vector dimension
 /// declared in bounds must lie within the memref dimension it maps to, and
 /// the index of a memref dimension no vector dimension maps to (one element
 /// along it) within that dimension. Vector dimensions not declared in bounds
 /// may legitimately run past the end (padded or skipped), as may masked-off
-/// lanes.
+/// lanes: of a masked 1-D transfer along the last dimension, declared in
+/// bounds, the lanes its mask sets are checked (others are not).
 void transferWithin(CheckBuilder &check, VectorTransferOpInterface transfer) {
   auto memref = dyn_cast<MemRefType>(transfer.getShapedType());
   if (!memref || isa<VectorType>(memref.getElementType()))
