@@ -38,6 +38,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -642,8 +643,13 @@ llvm::Expected<std::unique_ptr<Selector>> Selector::create(const SelectorOptions
     return std::unique_ptr<Selector>(new Selector(
         std::move(resolved), createModelPolicy(options.model->weights, options.model->metadata)));
   auto policy = loadPolicy(resolved.modelPath);
-  if (!policy)
+  if (!policy) {
+    // A path no option gave: say where it came from.
+    const char *fromEnvironment = std::getenv("MQSS_MODEL");
+    if (options.modelPath.empty() && fromEnvironment && *fromEnvironment)
+      return selectorError(llvm::toString(policy.takeError()) + " (the path is $MQSS_MODEL's)");
     return policy.takeError();
+  }
   return std::unique_ptr<Selector>(new Selector(std::move(resolved), std::move(*policy)));
 }
 
