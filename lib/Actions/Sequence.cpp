@@ -5,6 +5,7 @@
 #include "mqss/IR/Diagnostics.h"
 #include "mqss/IR/Summary.h"
 #include "mqss/Runtime/Pipeline.h"
+#include "mqss/Store/Store.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -30,17 +31,6 @@ namespace mqss {
 char ActionRefused::ID = 0;
 
 llvm::StringRef scheduleLibrarySource() { return kScheduleLibrarySource; }
-
-static std::string cacheDirectory() {
-  if (const char *dir = std::getenv("MQSS_CACHE_DIR"))
-    return dir;
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"))
-    return (llvm::Twine(xdg) + "/mqss").str();
-  if (const char *home = std::getenv("HOME"))
-    return (llvm::Twine(home) + "/.cache/mqss").str();
-  // One per user: another's could hold a transform script of theirs.
-  return "/tmp/mqss-cache-" + std::to_string(::getuid());
-}
 
 static llvm::Error writeScheduleLibrary(const std::string &path);
 

@@ -7,7 +7,6 @@
 
 #include <cstdlib>
 #include <sqlite3.h>
-#include <unistd.h>
 
 namespace mqss {
 
@@ -50,13 +49,7 @@ CREATE TABLE IF NOT EXISTS trajectories (
 std::string Store::defaultPath() {
   if (const char *path = std::getenv("MQSS_DB"))
     return path;
-  if (const char *dir = std::getenv("MQSS_CACHE_DIR"))
-    return (llvm::Twine(dir) + "/mqss.db").str();
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"))
-    return (llvm::Twine(xdg) + "/mqss/mqss.db").str();
-  if (const char *home = std::getenv("HOME"))
-    return (llvm::Twine(home) + "/.cache/mqss/mqss.db").str();
-  return "/tmp/mqss-cache-" + std::to_string(::getuid()) + "/mqss.db"; // one per user
+  return cacheDirectory() + "/mqss.db";
 }
 
 llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef path) {

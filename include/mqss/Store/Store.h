@@ -11,14 +11,30 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unistd.h>
 
 struct sqlite3;
 struct sqlite3_stmt;
 
 namespace mqss {
+
+/// The directory of mqss's caches (the store, the schedule library's copy):
+/// $MQSS_CACHE_DIR, else $XDG_CACHE_HOME/mqss, else ~/.cache/mqss, else one
+/// per user under /tmp (another user's could hold a transform script of
+/// theirs). Inline: the mlir-opt plugin, which links no store, uses it too.
+inline std::string cacheDirectory() {
+  if (const char *dir = std::getenv("MQSS_CACHE_DIR"))
+    return dir;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"))
+    return std::string(xdg) + "/mqss";
+  if (const char *home = std::getenv("HOME"))
+    return std::string(home) + "/.cache/mqss";
+  return "/tmp/mqss-cache-" + std::to_string(::getuid());
+}
 
 /// "WHAT: the database's last error message", for any code using the
 /// store's SQLite handle (the served log, retrain).
