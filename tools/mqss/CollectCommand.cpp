@@ -6,7 +6,6 @@
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 
@@ -40,36 +39,31 @@ static cl::opt<std::string> registry("registry", cl::desc("Benchmark registry"),
                                      cl::sub(collectCommand), cl::cat(category()));
 
 int collectMain() {
+  auto fail = [](const Twine &message, int code) {
+    return reportError("mqss collect", message, /*json=*/false, code);
+  };
   CollectOptions options;
   options.split = split;
   options.size = size;
   options.kernel = kernel;
   auto parsedTargets = parseTargetList(targets, "mqss collect");
-  if (!parsedTargets) {
-    WithColor::error(errs(), "mqss collect") << toString(parsedTargets.takeError()) << "\n";
-    return 2;
-  }
+  if (!parsedTargets)
+    return fail(toString(parsedTargets.takeError()), 2);
   options.targets = std::move(*parsedTargets);
   options.episodesPerTask = episodes;
   options.modelPath = model;
-  if (!(epsilon >= 0 && epsilon <= 1)) {
-    WithColor::error(errs(), "mqss collect") << "--epsilon must be a probability in [0, 1]\n";
-    return 2;
-  }
+  if (!(epsilon >= 0 && epsilon <= 1))
+    return fail("--epsilon must be a probability in [0, 1]", 2);
   options.epsilon = epsilon;
-  if (workers == 0 || workers > kMaxThreads) {
-    WithColor::error(errs(), "mqss collect") << "--workers must be in 1.." << kMaxThreads << "\n";
-    return 2;
-  }
+  if (workers == 0 || workers > kMaxThreads)
+    return fail("--workers must be in 1.." + Twine(kMaxThreads), 2);
   options.workers = workers;
   options.seed = seed;
   options.dbPath = db;
   options.registryPath = registry;
   auto result = collect(options);
-  if (!result) {
-    WithColor::error(errs(), "mqss collect") << toString(result.takeError()) << "\n";
-    return 1;
-  }
+  if (!result)
+    return fail(toString(result.takeError()), 1);
   outs() << formatv("{0:2}\n", json::Value(json::Object{
                                    {"trajectories", result->episodes},
                                    {"workers", result->workers},

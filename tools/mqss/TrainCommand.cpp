@@ -8,7 +8,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 
@@ -68,9 +67,8 @@ static cl::opt<std::string> registry("registry", cl::desc("Benchmark registry"),
                                      cl::sub(trainCommand), cl::cat(category()));
 
 int trainMain(int argc, char **argv) {
-  auto fail = [](const Twine &message) {
-    WithColor::error(errs(), "mqss train") << message << "\n";
-    return 2;
+  auto fail = [](const Twine &message, int code = 2) {
+    return reportError("mqss train", message, /*json=*/false, code);
   };
   // (--updates=0 reported a best validation reward of -2, outside [-1, 1];
   // --episodes=0 "trained" on nothing.)
@@ -91,10 +89,8 @@ int trainMain(int argc, char **argv) {
     return fail(toString(parsedTargets.takeError()));
   options.targets = std::move(*parsedTargets);
   auto parsedObjective = parseObjective(objective);
-  if (!parsedObjective) {
-    WithColor::error(errs(), "mqss train") << toString(parsedObjective.takeError()) << "\n";
-    return 2;
-  }
+  if (!parsedObjective)
+    return fail(toString(parsedObjective.takeError()));
   options.objective = *parsedObjective;
   options.kernel = kernel;
   options.maxTrainKernels = maxKernels;
@@ -108,31 +104,26 @@ int trainMain(int argc, char **argv) {
   options.seed = seed;
   options.dbPath = db;
   options.registryPath = registry;
-  // The command identifies a run: rerunning it resumes from its checkpoint.
+  // The command, recorded in the checkpoint and the model (a run is told
+  // apart by its options' values: rerunning it resumes, see runKey).
   for (int i = 0; i < argc; ++i)
     options.command += (i ? " " : "") + std::string(i == 0 ? "mqss" : argv[i]);
 
   if (!annotate.empty()) {
     auto range = annotateTrainedOpsRange(options, annotate);
-    if (!range) {
-      WithColor::error(errs(), "mqss train") << toString(range.takeError()) << "\n";
-      return 1;
-    }
+    if (!range)
+      return fail(toString(range.takeError()), 1);
     outs() << formatv("{0:2}\n", json::Value(json::Object{
                                      {"model", std::string(annotate)},
                                      {"trained_log2_ops", json::Object{{"min", range->first},
                                                                        {"max", range->second}}}}));
     return 0;
   }
-  if (out.empty()) {
-    WithColor::error(errs(), "mqss train") << "--out=DIR is required\n";
-    return 2;
-  }
+  if (out.empty())
+    return fail("--out=DIR is required");
   auto result = train(options);
-  if (!result) {
-    WithColor::error(errs(), "mqss train") << toString(result.takeError()) << "\n";
-    return 1;
-  }
+  if (!result)
+    return fail(toString(result.takeError()), 1);
   outs() << formatv("{0:2}\n", json::Value(json::Object{
                                    {"model", result->modelPath},
                                    {"updates", result->updates},
