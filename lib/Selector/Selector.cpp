@@ -38,10 +38,10 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <condition_variable>
 #include <functional>
 #include <thread>

@@ -11,10 +11,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <sched.h>
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 

@@ -309,8 +309,10 @@ int selectMain() {
     return usageError(tool, "--timeout-s must be a positive number of seconds");
   // Each thread parses its share in its own context: more than a machine
   // has cores gains nothing, and 100,000 ran out of threads (an abort).
-  if (threads > kMaxThreads)
-    return usageError(tool, "--threads must be at most " + Twine(kMaxThreads));
+  // (Selector::create refuses it too, by the same bound, without the flag's
+  // name.)
+  if (threads > kMaxSelectorThreads)
+    return usageError(tool, "--threads must be at most " + Twine(kMaxSelectorThreads));
   options.guardEntry = guardEntry;
   options.guardTimeoutSeconds = guardTimeout;
   if (Error error = options.parseGuardInputs(guardShapes, guardArgs))
