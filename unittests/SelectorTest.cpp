@@ -735,6 +735,12 @@ TEST(Selector, DecidesInAConsumersOwnContextAsInItsOwn) {
     EXPECT_EQ(a.actions, b.actions) << a.name;
     EXPECT_TRUE(a.leftOut.empty()) << a.name << ": " << llvm::join(a.leftOut, "; ");
   }
+  // So does apply(), given a selection made elsewhere, in a context of its own.
+  mlir::MLIRContext another(registry, mlir::MLIRContext::Threading::DISABLED);
+  auto fresh = loadModuleFile(another, MQSS_TEST_INPUTS "/two_kernels.mlir");
+  ASSERT_TRUE(static_cast<bool>(fresh)) << llvm::toString(fresh.takeError());
+  EXPECT_FALSE(errorToBool(selector->apply(**fresh, *expected)));
+  EXPECT_EQ(printed(**fresh), printed(**module));
 }
 
 TEST(Selector, PreparationDecomposesConcatAndPreloadsTheLibraryOnce) {

@@ -1357,6 +1357,9 @@ llvm::Error Selector::install(mlir::ModuleOp module,
 llvm::Error Selector::apply(mlir::ModuleOp module, Selection &selection) {
   if (selection.functions.empty())
     return selectorError("the selection is empty");
+  // Its pipelines preload the schedule library and bufferize, as a
+  // decision's do.
+  completeRegistrations(*module->getContext());
   if (llvm::Error error = checkResourceData(module))
     return error;
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> results;
