@@ -236,11 +236,26 @@ TEST(Policy, CorruptOrMissingFilesAreClearErrors) {
   ASSERT_FALSE(static_cast<bool>(longer));
   EXPECT_NE(llvm::toString(longer.takeError()).find("4 bytes after the weights"),
             std::string::npos);
-  // A diverged training's NaNs (the last weight: value.bias).
-  std::string diverged = bytes;
-  float nan = std::nanf("");
-  std::memcpy(diverged.data() + diverged.size() - sizeof(float), &nan, sizeof(float));
-  rewrite(diverged);
+  // A flipped byte that leaves every value finite fails the digest; a
+  // file written before the digest was recorded loads unchecked.
+  std::string flipped = bytes;
+  flipped[flipped.size() - 2] ^= 0x01;
+  rewrite(flipped);
+  auto damaged = loadPolicy(path);
+  ASSERT_FALSE(static_cast<bool>(damaged));
+  EXPECT_NE(llvm::toString(damaged.takeError()).find("do not match the digest"),
+            std::string::npos);
+  std::string undigested = flipped;
+  size_t digestAt = undigested.find(",\"weights_sha256\":\"");
+  ASSERT_NE(digestAt, std::string::npos);
+  undigested.erase(digestAt, std::strlen(",\"weights_sha256\":\"") + 64 + 1);
+  rewrite(undigested);
+  EXPECT_TRUE(static_cast<bool>(loadPolicy(path))) << "a model without a digest loads";
+  // A diverged training's NaNs (the last weight: value.bias), as it saved them.
+  auto written = readModel(path);
+  ASSERT_TRUE(static_cast<bool>(written));
+  written->weights.value.bias.back() = std::nanf("");
+  ASSERT_FALSE(errorToBool(writeModel(written->weights, written->metadata, path)));
   auto notFinite = loadPolicy(path);
   ASSERT_FALSE(static_cast<bool>(notFinite));
   EXPECT_NE(llvm::toString(notFinite.takeError()).find("its value.bias holds values that are not finite"),

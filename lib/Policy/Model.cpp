@@ -2,8 +2,13 @@
 //
 // The file:
 //   MQSS-Selector model\n
-//   {metadata, and "tensors": [{"name", "shape"}, ...]}\n
+//   {metadata, "tensors": [{"name", "shape"}, ...], "weights_sha256"}\n
 //   the tensors' floats, little-endian, one after another in that order
+//
+// The digest covers the weights: a file damaged where the values stay
+// finite (a flipped byte, a partial copy over an older model) would
+// otherwise load and change decisions silently. Files written before it
+// was recorded have none and load unchecked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +16,9 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -24,6 +31,12 @@ namespace mqss {
 static constexpr llvm::StringLiteral kMagic = "MQSS-Selector model\n";
 /// How a libtorch archive (a zip file) begins.
 static constexpr llvm::StringLiteral kTorchArchiveMagic = "PK\x03\x04";
+/// The header's field holding the weights' digest.
+static constexpr llvm::StringLiteral kDigestKey = "weights_sha256";
+
+static std::string hexDigest(llvm::SHA256 &hasher) {
+  return llvm::toHex(hasher.final(), /*LowerCase=*/true);
+}
 
 static llvm::json::Value toJSON(const ModelMetadata &m) {
   llvm::json::Array hidden, targets;
@@ -175,6 +188,11 @@ llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadat
         {"name", tensor.name},
         {"shape", llvm::json::Array(tensor.shape)}});
   (*header.getAsObject())["tensors"] = std::move(listed);
+  llvm::SHA256 hasher;
+  for (const auto &tensor : tensors)
+    hasher.update(llvm::ArrayRef(reinterpret_cast<const uint8_t *>(tensor.values->data()),
+                                 tensor.values->size() * sizeof(float)));
+  (*header.getAsObject())[kDigestKey] = hexDigest(hasher);
 
   std::string temporary = (path + ".tmp").str();
   auto fail = [&](std::error_code ec) {
@@ -279,6 +297,15 @@ llvm::Expected<LoadedModel> readModel(llvm::StringRef path) {
   if (offset != data.size())
     return modelError(path, "it has " + std::to_string(data.size() - offset) +
                                 " bytes after the weights its metadata describes");
+  if (const llvm::json::Value *recorded = parsed->getAsObject()->get(kDigestKey)) {
+    llvm::SHA256 hasher;
+    hasher.update(data);
+    std::optional<llvm::StringRef> digest = recorded->getAsString();
+    if (!digest || *digest != hexDigest(hasher))
+      return modelError(path, "its weights do not match the digest its metadata records "
+                              "(" + kDigestKey + "): the file was damaged or changed after "
+                              "it was written");
+  }
   // A training run that diverged saves NaNs: every decision would be the
   // first action.
   for (const auto &tensor : tensors)

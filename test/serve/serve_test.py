@@ -554,6 +554,16 @@ def main():
             f.write("garbage")
         status, body = server.request("POST", "/v1/admin/reload", {"model": bad}, token)
         check(status == 422 and "current one stays" in body["error"], "a bad model is refused: %s" % body)
+        # A copy damaged where its weights stay finite numbers: one flipped bit.
+        damaged = os.path.join(work, "damaged.pt")
+        with open(shipped, "rb") as f:
+            raw = bytearray(f.read())
+        raw[-7] ^= 0x01
+        with open(damaged, "wb") as f:
+            f.write(raw)
+        status, body = server.request("POST", "/v1/admin/reload", {"model": damaged}, token)
+        check(status == 422 and "do not match the digest" in body.get("error", ""),
+              "a damaged model is refused: %s %s" % (status, body))
         status, body = server.request("POST", "/v1/admin/reload", {"model": 5}, token)
         check(status == 400 and '"model" must be' in body.get("error", ""), "a model that is no path: %s %s" % (status, body))
         server.proc.send_signal(signal.SIGHUP)

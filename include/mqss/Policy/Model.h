@@ -48,7 +48,9 @@ llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadat
                        llvm::StringRef path);
 
 /// Reads a model file written by writeModel, checked against this build as
-/// loadPolicy() says. Every failure names the file and what is wrong.
+/// loadPolicy() says, and its weights against the SHA-256 writeModel
+/// recorded (files written before it was have none). Every failure names
+/// the file and what is wrong.
 llvm::Expected<LoadedModel> readModel(llvm::StringRef path);
 
 /// What lib/Policy/Network.cpp needs to read the models written before this
