@@ -59,7 +59,10 @@ llvm::Expected<int64_t> putServed(sqlite3 *db, const ServedRecord &r) {
   sqlite3_bind_double(s.stmt, 10, r.baselineMs);
   sqlite3_bind_double(s.stmt, 11, r.chosenMs);
   sqlite3_bind_double(s.stmt, 12, r.speedup);
-  sqlite3_bind_double(s.stmt, 13, r.reward);
+  if (r.reward)
+    sqlite3_bind_double(s.stmt, 13, *r.reward);
+  else
+    sqlite3_bind_null(s.stmt, 13);
   if (r.trajectoryId)
     sqlite3_bind_int64(s.stmt, 14, *r.trajectoryId);
   else
@@ -73,8 +76,8 @@ llvm::Expected<int64_t> putServed(sqlite3 *db, const ServedRecord &r) {
 llvm::Expected<llvm::json::Object> servedStats(sqlite3 *db,
                                                const std::vector<std::string> &fallbacks) {
   SqliteStatement s;
-  const char *sql = "SELECT unix_time, target, actions, status, speedup FROM served "
-                    "ORDER BY unix_time, id";
+  const char *sql = "SELECT unix_time, target, actions, status, speedup, trajectory_id "
+                    "FROM served ORDER BY unix_time, id";
   if (sqlite3_prepare_v2(db, sql, -1, &s.stmt, nullptr) != SQLITE_OK)
     return sqliteError(db, "cannot read the served table");
 
@@ -100,7 +103,10 @@ llvm::Expected<llvm::json::Object> servedStats(sqlite3 *db,
     for (llvm::StringRef name : names)
       if (!name.starts_with("finish-"))
         ++passes[name.str()];
-    if (status != "ok" || speedup <= 0)
+    // Measured requests the policy played: a small kernel served
+    // `default`'s plan is measured against itself, which no plan can beat.
+    bool played = sqlite3_column_type(s.stmt, 5) != SQLITE_NULL;
+    if (status != "ok" || speedup <= 0 || !played)
       continue;
     for (Tally *tally : {&all, &perTarget[target]}) {
       ++tally->measured;

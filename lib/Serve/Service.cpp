@@ -1017,10 +1017,11 @@ Reply Service::optimize(llvm::StringRef body) {
     }
     if (record.explored)
       registry.increment("mqss_explored_total");
-    record.reward = episode->reward;
     measured = measuredJson(evaluation);
-    if (!inputFault)
+    if (!inputFault) {
+      record.reward = episode->reward;
       measured["reward"] = episode->reward;
+    }
     if (!fallback && evaluation.status == RunStatus::Ok)
       served = episode->actions;
   }

@@ -139,12 +139,16 @@ def expected_from_db(db_path):
     conn.row_factory = sqlite3.Row
     try:
         rows = [dict(r) for r in conn.execute(
-            "SELECT target, actions, status, speedup, unix_time FROM served ORDER BY id")]
+            "SELECT target, actions, status, speedup, unix_time, trajectory_id FROM served "
+            "ORDER BY id")]
     finally:
         conn.close()
     # A stable sort on time: rows logged in the same instant stay in id order.
+    # Measured requests the policy played (an episode, logged as a trajectory):
+    # not a small kernel's `default` plan measured against itself.
     measured = sorted((r for r in rows if r["status"] == "ok" and r["speedup"] is not None
-                       and r["speedup"] > 0), key=lambda r: r["unix_time"])
+                       and r["speedup"] > 0 and r["trajectory_id"] is not None),
+                      key=lambda r: r["unix_time"])
 
     expected = summarize(measured)
     expected["requests"] = len(rows)

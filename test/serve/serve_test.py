@@ -539,11 +539,17 @@ def main():
         # Stats agree with the store.
         status, stats = server.request("GET", "/v1/stats", token=token)
         con = sqlite3.connect(db)
-        rows = con.execute("SELECT status, speedup FROM served").fetchall()
-        measured = [s for st, s in rows if st == "ok" and s and s > 0]
+        rows = con.execute("SELECT status, speedup, trajectory_id FROM served").fetchall()
+        measured = [s for st, s, played in rows if st == "ok" and s and s > 0 and played is not None]
         check(stats["requests"] == len(rows) and stats["measured"] == len(measured), "stats counts: %s" % stats)
         trajectories = con.execute("SELECT count(*) FROM trajectories WHERE policy LIKE 'serve:%'").fetchone()[0]
         check(trajectories == 9, "every measured episode the input allowed is a trajectory: %d" % trajectories)
+        # A reward is stored where the reply carried one: not for the client's input.
+        unrewarded = con.execute("SELECT count(*) FROM served WHERE status = 'invalid-input' "
+                                 "AND reward IS NOT NULL").fetchone()[0]
+        inputs_at_fault = con.execute("SELECT count(*) FROM served WHERE status = 'invalid-input'").fetchone()[0]
+        check(inputs_at_fault > 0 and unrewarded == 0,
+              "no reward stored for the client's input: %d of %d" % (unrewarded, inputs_at_fault))
         con.close()
 
         # Reload: endpoint, refused model, SIGHUP, under load.
@@ -782,9 +788,11 @@ def main():
         check("mqss_measured_episodes_total{" not in text, "no episode played for a small kernel")
         con = sqlite3.connect(plain_db)
         trajectories = con.execute("SELECT count(*) FROM trajectories").fetchone()[0]
-        served = con.execute("SELECT status FROM served WHERE endpoint = '/v1/optimize'").fetchall()
+        served = con.execute("SELECT status, reward FROM served WHERE endpoint = '/v1/optimize'").fetchall()
+        status, stats = plain.request("GET", "/v1/stats")
         con.close()
-        check(trajectories == 0 and served == [("ok",), ("ok",)],
+        check(stats.get("measured") == 0, "the dashboard counts no episode for small kernels: %s" % stats)
+        check(trajectories == 0 and served == [("ok", None), ("ok", None)],
               "a small kernel's measurement is served, not learned from: %d %s" % (trajectories, served))
     finally:
         plain.stop()

@@ -31,7 +31,12 @@ struct ServedRecord {
   bool explored = false;
   bool fallback = false;
   std::string status = "ok"; ///< RunStatus name, or "unmeasured"
-  double baselineMs = 0, chosenMs = 0, speedup = 0, reward = 0;
+  double baselineMs = 0, chosenMs = 0, speedup = 0;
+  /// The episode's reward; none where the reply carries none (the
+  /// client's input at fault, a small kernel served `default`'s plan).
+  std::optional<double> reward;
+  /// The episode the policy played, logged as a trajectory; none where it
+  /// played none.
   std::optional<int64_t> trajectoryId;
   std::string stateJson; ///< the first decision's state vector
 };
