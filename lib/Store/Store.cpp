@@ -163,8 +163,6 @@ static llvm::Expected<int64_t> countRows(sqlite3 *db, const char *table) {
 
 llvm::Expected<int64_t> Store::countMeasurements() { return countRows(db, "measurements"); }
 
-llvm::Expected<int64_t> Store::countTrajectories() { return countRows(db, "trajectories"); }
-
 llvm::Error Store::putTrajectory(const TrajectoryRecord &t) {
   SqliteStatement s;
   const char *sql = "INSERT INTO trajectories (kernel, target, policy, actions, status, reward, "

@@ -7,12 +7,17 @@
 #include "mqss/Suite/Registry.h"
 #include "mqss/Suite/SuiteRun.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,9 +25,11 @@ namespace mqss {
 
 namespace {
 
-/// One worker process: its share of the episodes, written as it goes.
+/// One worker process: its share of the episodes, written as it goes and
+/// counted in \p stored (shared with the parent).
 int runWorker(unsigned worker, const CollectOptions &options,
-              const std::vector<std::pair<BenchmarkEntry, std::string>> &tasks) {
+              const std::vector<std::pair<BenchmarkEntry, std::string>> &tasks,
+              std::atomic<unsigned> &stored) {
   auto store = Store::open(options.dbPath);
   if (!store) {
     llvm::errs() << llvm::toString(store.takeError()) << "\n";
@@ -64,6 +71,7 @@ int runWorker(unsigned worker, const CollectOptions &options,
       llvm::errs() << llvm::toString(std::move(error)) << "\n";
       return 1;
     }
+    ++stored;
     llvm::errs() << llvm::formatv("[worker {0}] {1}/{2} {3} {4}: {5} reward {6:f3}\n", worker,
                                   i + 1, total, entry.name, target,
                                   runStatusName(episode.status), episode.reward);
@@ -90,27 +98,45 @@ llvm::Expected<CollectResult> collect(const CollectOptions &options) {
   if (resolved.dbPath.empty())
     resolved.dbPath = Store::defaultPath();
   resolved.workers = std::max(1u, options.workers);
-  auto store = Store::open(resolved.dbPath);
-  if (!store)
-    return store.takeError();
-  auto before = (*store)->countTrajectories();
-  if (!before)
-    return before.takeError();
+  {
+    // Opened here for its errors only: a connection must not cross fork(),
+    // since SQLite's locks belong to the process that took them (a worker
+    // outliving its parent then lost committed rows to the next reader).
+    auto store = Store::open(resolved.dbPath);
+    if (!store)
+      return store.takeError();
+  }
 
   std::vector<std::pair<BenchmarkEntry, std::string>> tasks;
   for (const std::string &target : options.targets)
     for (const BenchmarkEntry &entry : *entries)
       tasks.emplace_back(entry, target);
 
+  // What the workers stored, counted by them: the store's row count would
+  // take in other processes' rows.
+  void *shared = mmap(nullptr, sizeof(std::atomic<unsigned>), PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED)
+    return llvm::errorCodeToError(std::error_code(errno, std::generic_category()));
+  auto *stored = new (shared) std::atomic<unsigned>(0);
+  auto unmap = llvm::make_scope_exit([&] { munmap(shared, sizeof(std::atomic<unsigned>)); });
+
   auto start = std::chrono::steady_clock::now();
   std::fflush(nullptr);
   std::vector<pid_t> workers;
+  pid_t parent = getpid();
   for (unsigned w = 0; w < resolved.workers; ++w) {
     pid_t pid = fork();
     if (pid < 0)
       return llvm::errorCodeToError(std::error_code(errno, std::generic_category()));
-    if (pid == 0)
-      _exit(runWorker(w, resolved, tasks));
+    if (pid == 0) {
+      // Workers end with the command: killed alone (by a supervisor), it
+      // would otherwise leave them running on.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent)
+        _exit(1);
+      _exit(runWorker(w, resolved, tasks, *stored));
+    }
     workers.push_back(pid);
   }
   CollectResult result;
@@ -124,10 +150,7 @@ llvm::Expected<CollectResult> collect(const CollectOptions &options) {
   }
   result.wallSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  auto after = (*store)->countTrajectories();
-  if (!after)
-    return after.takeError();
-  result.episodes = *after - *before;
+  result.episodes = stored->load();
   return result;
 }
 

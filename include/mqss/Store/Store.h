@@ -92,7 +92,6 @@ public:
   llvm::Expected<int64_t> countMeasurements();
 
   llvm::Error putTrajectory(const TrajectoryRecord &trajectory);
-  llvm::Expected<int64_t> countTrajectories();
 
   sqlite3 *handle() { return db; }
 
