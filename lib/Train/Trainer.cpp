@@ -22,8 +22,12 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cmath>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace mqss {
@@ -68,6 +72,7 @@ struct Progress {
   /// checkpoint written before it was kept: then the command).
   std::string key;
   std::vector<double> meanRewards;
+  double wallSeconds = 0; ///< the run's time until this checkpoint
 };
 
 /// What makes two commands the same training run: every option that
@@ -94,7 +99,8 @@ llvm::json::Value toJSON(const Progress &p) {
                             {"entropy_coef", p.entropyCoef},
                             {"command", p.command},
                             {"key", p.key},
-                            {"mean_rewards", llvm::json::Array(p.meanRewards)}};
+                            {"mean_rewards", llvm::json::Array(p.meanRewards)},
+                            {"wall_s", p.wallSeconds}};
 }
 
 bool fromJSON(const llvm::json::Value &v, Progress &p, llvm::json::Path path) {
@@ -104,7 +110,7 @@ bool fromJSON(const llvm::json::Value &v, Progress &p, llvm::json::Path path) {
   bool ok = m && m.map("update", update) && m.map("best_validation", p.bestValidation) &&
             m.map("since_improvement", since) && m.map("entropy_coef", entropy) &&
             m.map("command", p.command) && m.mapOptional("key", p.key) &&
-            m.map("mean_rewards", p.meanRewards);
+            m.map("mean_rewards", p.meanRewards) && m.mapOptional("wall_s", p.wallSeconds);
   p.update = update;
   p.sinceImprovement = since;
   p.entropyCoef = static_cast<float>(entropy);
@@ -273,11 +279,67 @@ llvm::Expected<std::pair<double, double>> annotateTrainedOpsRange(const TrainOpt
   return **range;
 }
 
+namespace {
+/// The lock on an output directory, held while a run writes into it.
+struct OutLock {
+  int fd = -1;
+  ~OutLock() {
+    if (fd >= 0)
+      ::close(fd); // releases the lock
+  }
+};
+
+/// Takes \p dir's lock, or says which process holds it: two runs into one
+/// directory would write over each other's checkpoints and interleave their
+/// logs, whatever their options.
+llvm::Error lockOutDir(llvm::StringRef dir, OutLock &lock) {
+  std::string path = (dir + "/.lock").str();
+  lock.fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock.fd < 0)
+    return trainError("cannot create '" + path + "': " + std::strerror(errno));
+  if (::flock(lock.fd, LOCK_EX | LOCK_NB) != 0) {
+    char holder[32] = {};
+    ssize_t n = ::pread(lock.fd, holder, sizeof(holder) - 1, 0);
+    std::string pid = n > 0 ? llvm::StringRef(holder, n).trim().str() : "";
+    return trainError("another `mqss train` is writing into " + dir +
+                      (pid.empty() ? "" : " (process " + pid + ")") +
+                      ": wait for it to end, or train into another --out");
+  }
+  std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(lock.fd, 0) == 0 && ::pwrite(lock.fd, pid.data(), pid.size(), 0) < 0) {
+    // The pid only makes the message above friendlier.
+  }
+  return llvm::Error::success();
+}
+
+/// Cuts a resumed run's logs back to its checkpoint: the updates after it
+/// are trained again and logged again. \p updateOf gives a line's update
+/// (none for a header).
+llvm::Error trimLog(llvm::StringRef path, unsigned lastUpdate,
+                    llvm::function_ref<std::optional<unsigned>(llvm::StringRef)> updateOf) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::Error::success(); // nothing logged yet
+  std::string kept;
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*buffer)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines) {
+    std::optional<unsigned> update = updateOf(line);
+    if (!update || *update <= lastUpdate)
+      kept += line.str() + "\n";
+  }
+  return writeFileAtomically(path, kept);
+}
+} // namespace
+
 llvm::Expected<TrainResult> train(const TrainOptions &options) {
   configureTorchThreads();
   torch::manual_seed(options.seed);
   if (std::error_code ec = llvm::sys::fs::create_directories(options.outDir))
     return trainError("cannot create '" + options.outDir + "': " + ec.message());
+  OutLock lock;
+  if (llvm::Error error = lockOutDir(options.outDir, lock))
+    return std::move(error);
 
   auto registry = registryFor(options);
   if (!registry)
@@ -328,13 +390,24 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
   TrainResult result;
 
   // Resume from the last checkpoint of the same command.
-  if (llvm::sys::fs::exists(checkpoint) && llvm::sys::fs::exists(progressPath)) {
+  if (llvm::sys::fs::exists(checkpoint)) {
     auto buffer = llvm::MemoryBuffer::getFile(progressPath);
     auto parsed = buffer ? llvm::json::parse((*buffer)->getBuffer())
-                         : llvm::Expected<llvm::json::Value>(trainError("unreadable"));
+                         : llvm::Expected<llvm::json::Value>(
+                               trainError(buffer.getError().message()));
     Progress saved;
     llvm::json::Path::Root root;
     bool read = parsed && fromJSON(*parsed, saved, root);
+    // Without its progress, a checkpoint cannot be resumed or told to be
+    // this run's; starting afresh would write over it and its best model.
+    if (!read) {
+      std::string why = parsed ? llvm::toString(root.getError())
+                               : llvm::toString(parsed.takeError());
+      return trainError(checkpoint + " has no readable progress (" + progressPath + ": " + why +
+                        "), so it can be neither resumed nor told to be this run's: restore "
+                        "that file, or remove " + checkpoint + " to start afresh in " +
+                        options.outDir);
+    }
     bool same = read && (saved.key.empty() ? saved.command == options.command
                                            : saved.key == progress.key);
     if (read && !same)
@@ -363,11 +436,26 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
       result.resumed = true;
       llvm::errs() << llvm::formatv("resuming from {0} at update {1}\n", checkpoint,
                                     progress.update);
-    } else {
-      if (!parsed)
-        llvm::consumeError(parsed.takeError());
-      llvm::errs() << "note: " << options.outDir
-                   << "/progress.json cannot be read: starting afresh\n";
+      auto csvUpdate = [](llvm::StringRef line) -> std::optional<unsigned> {
+        unsigned update;
+        if (line.split(',').first.getAsInteger(10, update))
+          return std::nullopt; // the header
+        return update;
+      };
+      auto jsonlUpdate = [](llvm::StringRef line) -> std::optional<unsigned> {
+        auto parsed = llvm::json::parse(line);
+        if (!parsed) {
+          llvm::consumeError(parsed.takeError());
+          return std::nullopt;
+        }
+        std::optional<int64_t> update =
+            parsed->getAsObject() ? parsed->getAsObject()->getInteger("update") : std::nullopt;
+        return update ? std::optional<unsigned>(*update) : std::nullopt;
+      };
+      if (llvm::Error error = trimLog(csvPath, progress.update, csvUpdate))
+        return std::move(error);
+      if (llvm::Error error = trimLog(jsonlPath, progress.update, jsonlUpdate))
+        return std::move(error);
     }
   }
 
@@ -467,8 +555,18 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
   }
 
   std::vector<std::pair<unsigned, double>> validationPoints;
-  auto start = std::chrono::steady_clock::now();
-  for (; progress.update < options.updates; ++progress.update) {
+  // The wall-clock column goes on from the checkpoint's.
+  auto start = std::chrono::steady_clock::now() -
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   std::chrono::duration<double>(progress.wallSeconds));
+  // A run that stopped early is finished: rerunning it trains no more.
+  if (result.resumed && progress.sinceImprovement >= options.patience) {
+    llvm::errs() << llvm::formatv("the run stopped early at update {0} (validation reward "
+                                  "had not improved for {1} validations): nothing to train\n",
+                                  progress.update, options.patience);
+  }
+  for (; progress.update < options.updates && progress.sinceImprovement < options.patience;
+       ++progress.update) {
     unsigned u = progress.update;
     double epsilon = std::max(0.02, options.epsilon * (1.0 - double(u) / options.updates));
     auto updateStart = std::chrono::steady_clock::now();
@@ -561,6 +659,8 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
     if ((u + 1) % options.checkpointEvery == 0 || u + 1 == options.updates) {
       Progress saved = progress;
       saved.update = u + 1;
+      saved.wallSeconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (llvm::Error error = saveModel(network, metadata, checkpoint))
         return std::move(error);
       try {

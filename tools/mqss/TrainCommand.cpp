@@ -76,6 +76,9 @@ int trainMain(int argc, char **argv) {
     return fail("--updates and --episodes must be at least 1");
   if (!(epsilon >= 0 && epsilon <= 1))
     return fail("--epsilon must be a probability in [0, 1]");
+  // (--patience=0 stopped right after an improving validation.)
+  if (patience == 0)
+    return fail("--patience must be at least 1 validation");
   // A file where the directory should be would fail only after training.
   if (annotate.empty() && sys::fs::exists(out.getValue()) && !sys::fs::is_directory(out.getValue()))
     return fail("--out=" + out + " is a file: give a directory for the checkpoints and model");
