@@ -125,6 +125,11 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
   std::string modelPath = options.modelPath.empty() ? defaultModelPath() : options.modelPath;
   if (auto policy = loadPolicy(modelPath); !policy)
     return policy.takeError();
+  // Before measuring, which a directory that cannot be made would waste.
+  if (!options.outDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.outDir))
+      return llvm::createStringError(ec, "cannot create '" + options.outDir + "': " +
+                                             ec.message());
   SuiteRunOptions run;
   run.reps = options.reps;
   run.minTimeMs = options.minTimeMs;
@@ -283,13 +288,11 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
       {"timings_are_platform_dependent", true}};
 
   if (!options.outDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(options.outDir))
-      return llvm::createStringError(ec, "cannot create '" + options.outDir + "'");
-    std::error_code ec;
-    llvm::raw_fd_ostream json(options.outDir + "/evaluation.json", ec);
-    json << llvm::formatv("{0:2}\n", llvm::json::Value(llvm::json::Object(report)));
-    llvm::raw_fd_ostream md(options.outDir + "/evaluation.md", ec);
-    md << "# MQSS-Selector evaluation (" << options.split << " split)\n\n"
+    std::string json, md, html;
+    llvm::raw_string_ostream(json) << llvm::formatv(
+        "{0:2}\n", llvm::json::Value(llvm::json::Object(report)));
+    llvm::raw_string_ostream mdStream(md);
+    mdStream << "# MQSS-Selector evaluation (" << options.split << " split)\n\n"
        << "Speedups over `default`, measured interleaved; geomean policy "
        << llvm::formatv("{0:f3}x, guarded {1:f3}x, expert {2:f3}x, oracle {3:f3}x; "
                         "decision p50 {4:f1} us; {5} crashes.\n\n",
@@ -308,14 +311,29 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
        << "| module | target | naive | expert | policy | guarded | oracle |\n"
        << "|---|---|---|---|---|---|---|\n";
     for (const Row &r : rows)
-      md << llvm::formatv("| {0} | {1} | {2:f2} | {3:f2} | {4:f2} | {5:f2} | {6:f2} |\n", r.name,
+      mdStream << llvm::formatv("| {0} | {1} | {2:f2} | {3:f2} | {4:f2} | {5:f2} | {6:f2} |\n", r.name,
                           r.target, r.naive, r.expert, r.policy, r.guarded, r.oracle);
-    llvm::raw_fd_ostream html(options.outDir + "/evaluation.html", ec);
-    html << "<!doctype html><html><head><meta charset='utf-8'><title>MQSS-Selector "
+    llvm::raw_string_ostream(html) << "<!doctype html><html><head><meta charset='utf-8'><title>MQSS-Selector "
             "evaluation</title></head><body><h1>MQSS-Selector evaluation ("
          << options.split << ")</h1><p>Bars per module: policy (blue), guarded (green), "
             "random-search oracle (orange); speedup over <code>default</code>.</p>"
          << svgChart(rows) << "</body></html>\n";
+    // Each file whole or not at all; a file that cannot be written (disk
+    // full) is said in the report, which the caller still prints: the
+    // measurements are not lost with it.
+    for (auto [name, text] : {std::pair<const char *, const std::string &>{"evaluation.json", json},
+                              {"evaluation.md", md},
+                              {"evaluation.html", html}}) {
+      std::string path = options.outDir + "/" + name;
+      if (llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+            os << text;
+            return llvm::Error::success();
+          })) {
+        report["write_error"] =
+            "cannot write '" + path + "': " + llvm::toString(std::move(error));
+        break;
+      }
+    }
   }
   return llvm::json::Value(std::move(report));
 }

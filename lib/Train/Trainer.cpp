@@ -118,15 +118,27 @@ bool fromJSON(const llvm::json::Value &v, Progress &p, llvm::json::Path path) {
 }
 
 llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef text) {
-  std::string temporary = (path + ".tmp").str();
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(temporary, ec);
-    if (ec)
-      return trainError("cannot write '" + temporary + "': " + ec.message());
+  // Through a temporary file renamed over \p path; a write error (disk
+  // full) is an error here, not an abort in the stream's destructor.
+  if (llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+        os << text;
+        return llvm::Error::success();
+      }))
+    return trainError("cannot write '" + path + "': " + llvm::toString(std::move(error)));
+  return llvm::Error::success();
+}
+
+/// Appends \p text to the log at \p path.
+llvm::Error appendToLog(llvm::StringRef path, llvm::StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Append);
+  if (!ec) {
     os << text;
+    os.close();
+    ec = os.error();
+    os.clear_error(); // reported here, not by the destructor's abort
   }
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
+  if (ec)
     return trainError("cannot write '" + path + "': " + ec.message());
   return llvm::Error::success();
 }
@@ -547,11 +559,13 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
   }
 
   if (!result.resumed) {
-    std::error_code ec;
-    llvm::raw_fd_ostream csv(csvPath, ec);
-    csv << "update,episodes,steps,steps_per_s,mean_reward,entropy,success_rate,"
-           "cache_hit_rate,policy_loss,value_loss,validation_reward,wall_s\n";
-    llvm::raw_fd_ostream jsonl(jsonlPath, ec);
+    if (llvm::Error error =
+            writeFileAtomically(csvPath, "update,episodes,steps,steps_per_s,mean_reward,"
+                                         "entropy,success_rate,cache_hit_rate,policy_loss,"
+                                         "value_loss,validation_reward,wall_s\n"))
+      return std::move(error);
+    if (llvm::Error error = writeFileAtomically(jsonlPath, ""))
+      return std::move(error);
   }
 
   std::vector<std::pair<unsigned, double>> validationPoints;
@@ -631,10 +645,10 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
         stats.valueLoss, std::isnan(validation) ? "" : llvm::formatv("{0:f4}", validation).str(),
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     {
-      std::error_code ec;
-      llvm::raw_fd_ostream csv(csvPath, ec, llvm::sys::fs::OF_Append);
-      csv << line;
-      llvm::raw_fd_ostream jsonl(jsonlPath, ec, llvm::sys::fs::OF_Append);
+      if (llvm::Error error = appendToLog(csvPath, line))
+        return std::move(error);
+      std::string record;
+      llvm::raw_string_ostream jsonl(record);
       jsonl << llvm::json::Value(llvm::json::Object{
                    {"update", u + 1},
                    {"mean_reward", mean},
@@ -647,6 +661,8 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
                    {"validation_reward",
                     std::isnan(validation) ? llvm::json::Value(nullptr) : validation}})
             << "\n";
+      if (llvm::Error error = appendToLog(jsonlPath, record))
+        return std::move(error);
     }
     llvm::errs() << llvm::formatv(
         "update {0}/{1}: {2:f1} steps/s, mean reward {3:f3}, entropy {4:f2}, success {5:P0}, "

@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 
@@ -74,9 +75,17 @@ int evaluateMain() {
   auto report = evaluatePolicy(options);
   if (!report)
     return evaluateError(toString(report.takeError()), 1);
+  // A report file that could not be written fails the command once the
+  // measurements are printed.
+  std::optional<StringRef> writeError = report->getAsObject()->getString("write_error");
+  auto finish = [&] {
+    if (writeError)
+      WithColor::error(errs(), "mqss evaluate") << *writeError << "\n";
+    return writeError ? 1 : 0;
+  };
   if (json) {
     outs() << formatv("{0:2}\n", *report);
-    return 0;
+    return finish();
   }
   const json::Object &g = *report->getAsObject()->getObject("geomean");
   outs() << formatv("geomean over default: policy {0:f3}x, guarded {1:f3}x, expert {2:f3}x, "
@@ -92,7 +101,7 @@ int evaluateMain() {
                       parsedObjective->spec(), *o.getNumber("policy_vs_default"),
                       *o.getNumber("guarded_vs_default"), *o.getNumber("oracle_vs_default"));
   }
-  return 0;
+  return finish();
 }
 
 } // namespace mqss::tool
