@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 
+#include "mqss/Runtime/Target.h"
 #include "mqss/Suite/Registry.h"
 #include "mqss/Suite/SuiteRun.h"
 
@@ -59,8 +60,7 @@ static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::sub(benchCommand),
                           cl::cat(category()));
 
 static int benchError(const Twine &message) {
-  WithColor::error(errs(), "mqss bench") << message << "\n";
-  return 2;
+  return reportError("mqss bench", message, json, 2);
 }
 
 static Expected<std::vector<BenchmarkEntry>> selectEntries() {
@@ -135,6 +135,11 @@ int benchMain() {
     return benchError("no benchmark matches the selection");
   if (action == "list")
     return listMain(*entries);
+  // Checked once, not found wrong in every module's measurement.
+  if (auto resolved = resolveTarget(target); !resolved)
+    return benchError(toString(resolved.takeError()));
+  if (Error error = checkMeasurementOptions(reps, minTimeMs, timeoutS))
+    return benchError(toString(std::move(error)));
   return runSuiteMain(*entries);
 }
 

@@ -50,6 +50,11 @@ llvm::Expected<std::string> measurableInput(llvm::StringRef input,
 /// verify.
 int reportLoadError(llvm::StringRef tool, llvm::Error error, bool json);
 
+/// Refuses a measurement's --reps of 0, and a --min-time-ms or --timeout-s
+/// that is not a finite number, 0 or more (NaN was taken: a module then
+/// took seconds where it needs milliseconds, and `nan` is no JSON).
+llvm::Error checkMeasurementOptions(unsigned reps, double minTimeMs, double timeoutS);
+
 /// For a command printing JSON: its failure as {"error": message} on stdout,
 /// so that a consumer parsing the output gets the message, not nothing.
 void printJsonError(const llvm::Twine &message);

@@ -13,6 +13,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace mqss::tool {
@@ -56,6 +58,10 @@ Expected<std::string> measurableInput(StringRef input, std::optional<TemporaryFi
     if (!sys::fs::exists(input))
       return createStringError(inconvertibleErrorCode(),
                                "cannot read '" + input + "': no such file");
+    // (A directory failed in every measurement child, one at a time.)
+    if (sys::fs::is_directory(input))
+      return createStringError(inconvertibleErrorCode(),
+                               "cannot read '" + input + "': it is a directory");
     return input.str();
   }
   auto buffer = MemoryBuffer::getSTDIN();
@@ -68,6 +74,19 @@ Expected<std::string> measurableInput(StringRef input, std::optional<TemporaryFi
                              "cannot store standard input: " + toString(file.takeError()));
   copy.emplace(std::move(*file));
   return copy->path();
+}
+
+Error checkMeasurementOptions(unsigned reps, double minTimeMs, double timeoutS) {
+  auto refuse = [](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(), message);
+  };
+  if (reps == 0)
+    return refuse("--reps must be at least 1");
+  if (!(minTimeMs >= 0) || !std::isfinite(minTimeMs))
+    return refuse("--min-time-ms must be a finite number of milliseconds, 0 or more");
+  if (!(timeoutS >= 0) || !std::isfinite(timeoutS))
+    return refuse("--timeout-s must be a finite number of seconds, 0 or more (0: none)");
+  return Error::success();
 }
 
 int reportLoadError(StringRef tool, Error error, bool json) {

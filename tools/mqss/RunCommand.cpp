@@ -110,14 +110,10 @@ int runMain() {
       return usageError(toString(std::move(error)));
   if (llvmOpt > 3)
     return usageError("--llvm-opt must be 0, 1, 2 or 3");
-  if (reps == 0)
-    return usageError("--reps must be at least 1");
+  if (Error error = checkMeasurementOptions(reps, minTimeMs, timeoutS))
+    return usageError(toString(std::move(error)));
   if (!(rtol >= 0) || !std::isfinite(rtol))
     return usageError("--rtol must be a finite number, 0 or more");
-  if (!(minTimeMs >= 0) || !std::isfinite(minTimeMs))
-    return usageError("--min-time-ms must be a finite number of milliseconds, 0 or more");
-  if (!(timeoutS >= 0) || !std::isfinite(timeoutS))
-    return usageError("--timeout-s must be a finite number of seconds, 0 or more (0: none)");
   request.reps = reps;
   request.minTimeMs = minTimeMs;
   request.warmup = warmup;

@@ -8,8 +8,10 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/WithColor.h"
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <unistd.h>
 
@@ -81,8 +83,12 @@ int searchMain() {
     return searchError(toString(path.takeError()));
   if (auto resolved = resolveTarget(target); !resolved)
     return searchError(toString(resolved.takeError()));
-  if (budget == 0 && timeS <= 0)
+  if (!(timeS >= 0) || !std::isfinite(timeS))
+    return searchError("--time-s must be a finite number of seconds, 0 or more (0: no limit)");
+  if (budget == 0 && timeS == 0)
     return searchError("give a --budget or a --time-s");
+  if (Error error = checkMeasurementOptions(reps, minTimeMs, /*timeoutS=*/0))
+    return searchError(toString(std::move(error)));
   if (maxLength == 0 || beamWidth == 0)
     return searchError("--max-length and --beam-width must be at least 1");
 
@@ -131,10 +137,35 @@ int searchMain() {
       });
   if (terminal)
     errs() << "\n";
-  // 130, as a shell reports a command Ctrl-C ended, after the result.
-  int code = result.stopped ? 128 + SIGINT : 0;
+  // 130, as a shell reports a command Ctrl-C ended, after the result; 1
+  // when the module could not be measured at all (a wrong --entry fails
+  // every evaluation as the input's fault): its "best 1.00x" would be
+  // default's, never measured. (Sequences that all fail on a module that
+  // runs leave default as the honest answer.)
+  bool inputAtFault =
+      !result.history.empty() && llvm::all_of(result.history, [](const Evaluation &e) {
+        return isInputFault(e.status);
+      });
+  std::string failed;
+  if (!result.stopped && (inputAtFault || (result.evaluations == 0 && result.walkFailures))) {
+    failed = formatv("the module cannot be measured as given ({0} evaluations made)",
+                     result.evaluations)
+                 .str();
+    if (!result.history.empty())
+      failed += formatv("; the last: {0}: {1}", runStatusName(result.history.back().status),
+                        StringRef(result.history.back().message).trim())
+                    .str();
+    else if (!result.lastWalkFailure.empty())
+      failed += "; " + StringRef(result.lastWalkFailure).trim().str();
+  }
+  int code = result.stopped ? 128 + SIGINT : failed.empty() ? 0 : 1;
+  if (!failed.empty())
+    WithColor::error(errs(), "mqss search") << failed << "\n";
   if (json) {
-    outs() << formatv("{0:2}", toJSON(result, options)) << "\n";
+    json::Value value = toJSON(result, options);
+    if (!failed.empty())
+      (*value.getAsObject())["error"] = failed;
+    outs() << formatv("{0:2}", value) << "\n";
     return code;
   }
   if (result.stopped)
