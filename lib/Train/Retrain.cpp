@@ -172,9 +172,30 @@ llvm::Expected<RetrainResult> retrain(const RetrainOptions &given) {
     options.modelPath = defaultModelPath();
   configureTorchThreads();
   torch::manual_seed(options.seed);
-  auto store = Store::open(options.dbPath.empty() ? Store::defaultPath() : options.dbPath);
+  std::string dbPath = options.dbPath.empty() ? Store::defaultPath() : options.dbPath;
+  // Served traffic is read, not made: a mistyped --db made an empty store
+  // (and its directories), then found nothing served.
+  if (options.candidatePath.empty() && !llvm::sys::fs::exists(dbPath))
+    return retrainError("no store at '" + dbPath + "' to learn from: give the --db that "
+                        "`mqss serve` logs to");
+  auto store = Store::open(dbPath);
   if (!store)
     return store.takeError();
+  // The comparison's kernels, before fine-tuning: a --split that selects
+  // none was found only after a candidate had been written.
+  SuiteRunOptions run;
+  run.reps = options.reps;
+  run.minTimeMs = options.minTimeMs;
+  run.seed = options.seed;
+  auto suite = suiteTasks(options.registryPath,
+                          {options.split, "", options.kernel, options.size}, options.targets, run);
+  if (!suite)
+    return suite.takeError();
+  std::vector<RunRequest> tasks;
+  for (const SuiteTask &task : *suite)
+    tasks.push_back(task.kernel);
+  if (tasks.empty())
+    return retrainError("no kernels to compare on in split '" + options.split + "'");
 
   RetrainResult result;
   auto current = loadModel(options.modelPath);
@@ -233,19 +254,6 @@ llvm::Expected<RetrainResult> retrain(const RetrainOptions &given) {
   }
 
   // A/B on the validation split.
-  SuiteRunOptions run;
-  run.reps = options.reps;
-  run.minTimeMs = options.minTimeMs;
-  run.seed = options.seed;
-  auto suite = suiteTasks(options.registryPath,
-                          {options.split, "", options.kernel, options.size}, options.targets, run);
-  if (!suite)
-    return suite.takeError();
-  std::vector<RunRequest> tasks;
-  for (const SuiteTask &task : *suite)
-    tasks.push_back(task.kernel);
-  if (tasks.empty())
-    return retrainError("no kernels to compare on in split '" + options.split + "'");
   result.tasks = tasks.size();
   llvm::errs() << llvm::formatv("retrain: comparing current and candidate on {0} tasks ({1})\n",
                                 tasks.size(), options.split);

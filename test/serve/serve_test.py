@@ -652,6 +652,12 @@ def main():
         common = ["--db=" + db, "--model=" + served_model, "--kernel=batch-matmul-bias-relu",
                   "--targets=x86-avx2", "--server=" + url, "--token=" + token, "--json"]
         before = read_bytes(served_model)
+        # A split that selects nothing is refused before a candidate is made.
+        out = subprocess.run([mqss, "retrain", "--since=1h", "--split=bogus", *common],
+                             capture_output=True, text=True)
+        check(out.returncode != 0 and "bogus" in out.stdout
+              and not os.path.exists(served_model + ".candidate"),
+              "a bad split is refused before fine-tuning: %s %s" % (out.returncode, out.stdout[-300:]))
         out = subprocess.run([mqss, "retrain", "--since=1h", *common], capture_output=True, text=True)
         check(out.returncode == 0, "retrain runs: %s" % out.stderr[-500:])
         if out.returncode == 0:
