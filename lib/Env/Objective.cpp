@@ -200,8 +200,15 @@ llvm::Expected<Objective> parseObjective(llvm::StringRef spec) {
     (index == 0 ? objective.runtimeWeight
                 : index == 1 ? objective.compileWeight : objective.sizeWeight) = weight;
   }
-  if (objective.runtimeWeight + objective.compileWeight + objective.sizeWeight <= 0)
+  double total = objective.runtimeWeight + objective.compileWeight + objective.sizeWeight;
+  if (total <= 0)
     return objectiveError("objective '" + spec + "': all weights are zero");
+  // Each finite, their sum need not be (1e308 twice): every normalised
+  // weight was then 0 and every gain 1.
+  if (!std::isfinite(total))
+    return objectiveError("objective '" + spec + "': the weights add up past the largest "
+                          "number; they are relative, so smaller ones say the same "
+                          "(e.g. runtime=0.7,compile=0.2,size=0.1)");
   return objective;
 }
 

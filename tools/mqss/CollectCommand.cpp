@@ -54,6 +54,14 @@ int collectMain() {
   options.modelPath = model;
   if (!(epsilon >= 0 && epsilon <= 1))
     return fail("--epsilon must be a probability in [0, 1]", 2);
+  // (0 episodes collected nothing and exited 0; an --epsilon without the
+  // model it explores around was ignored.)
+  if (episodes == 0)
+    return fail("--episodes must be at least 1", 2);
+  if (epsilon.getNumOccurrences() && model.empty())
+    return fail("--epsilon explores around a --model: give one (without, every action is "
+                "random)",
+                2);
   options.epsilon = epsilon;
   if (workers == 0 || workers > kMaxThreads)
     return fail("--workers must be in 1.." + Twine(kMaxThreads), 2);

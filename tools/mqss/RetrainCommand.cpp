@@ -71,6 +71,8 @@ int retrainMain(int argc, char **argv) {
   options.split = split;
   options.kernel = kernel;
   options.registryPath = registry;
+  if (epochs == 0)
+    return fail("--epochs must be at least 1 (0 fine-tunes nothing)", 2);
   options.epochs = epochs;
   // (NaN would refuse every candidate, 1 or more promote any.)
   if (!(tolerance >= 0 && tolerance < 1))
