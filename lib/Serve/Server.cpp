@@ -209,9 +209,23 @@ int runServer(const ServeOptions &options) {
     return known ? path : "other";
   };
 
+  // Every reply is counted and timed (from its handler's start: what the
+  // server spent on it once read), errors by kind, under one endpoint label.
+  auto count = [&](const std::string &endpoint, int status,
+                   std::chrono::steady_clock::time_point start) {
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    metrics.increment("mqss_requests_total",
+                      {{"endpoint", endpoint}, {"code", std::to_string(status)}});
+    metrics.observe("mqss_request_duration_seconds", {{"endpoint", endpoint}}, elapsed);
+    if (status >= 400)
+      metrics.increment("mqss_errors_total", {{"endpoint", endpoint}, {"kind", errorKind(status)}});
+  };
+
   // Authentication, before any route.
   server.set_pre_routing_handler([&](const httplib::Request &request,
                                      httplib::Response &response) {
+    auto start = std::chrono::steady_clock::now();
     if (options.token.empty() || request.path == "/healthz")
       return httplib::Server::HandlerResponse::Unhandled;
     std::string header = request.get_header_value("Authorization");
@@ -231,30 +245,17 @@ int runServer(const ServeOptions &options) {
     sendJson(response, Reply{401, llvm::json::Object{
                                       {"error", several ? "several Authorization headers: give one"
                                                         : "missing or wrong bearer token"}}});
-    std::string endpoint = metricEndpoint(request.path);
-    metrics.increment("mqss_requests_total", {{"endpoint", endpoint}, {"code", "401"}});
-    metrics.increment("mqss_errors_total", {{"endpoint", endpoint}, {"kind", errorKind(401)}});
+    count(metricEndpoint(request.path), 401, start);
     return httplib::Server::HandlerResponse::Handled;
   });
 
-  // Every JSON endpoint: timing, counting, error metrics.
-  auto record = [&](const std::string &endpoint, const Reply &reply,
-                    std::chrono::steady_clock::time_point start) {
-    double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    metrics.increment("mqss_requests_total",
-                      {{"endpoint", endpoint}, {"code", std::to_string(reply.status)}});
-    metrics.observe("mqss_request_duration_seconds", {{"endpoint", endpoint}}, elapsed);
-    if (reply.status >= 400)
-      metrics.increment("mqss_errors_total", {{"endpoint", endpoint}, {"kind", errorKind(reply.status)}});
-  };
   auto route = [&](llvm::StringRef endpoint, auto handler) {
     return [&, endpoint = endpoint.str(), handler](const httplib::Request &,
                                                    httplib::Response &response) {
       auto start = std::chrono::steady_clock::now();
       Reply reply = handler();
       sendJson(response, reply);
-      record(endpoint, reply, start);
+      count(endpoint, reply.status, start);
     };
   };
   // A POST's body, read here rather than by the library: the read timeout
@@ -309,7 +310,7 @@ int runServer(const ServeOptions &options) {
       if (reply.status == 503)
         response.set_header("Retry-After", "1");
       sendJson(response, reply);
-      record(endpoint, reply, start);
+      count(endpoint, reply.status, start);
     };
   };
   auto post = [&](const std::string &path, auto handler) {
@@ -327,7 +328,8 @@ int runServer(const ServeOptions &options) {
   get("/v1/stats", [&] { return service.stats(); });
   get("/healthz", [&] { return service.health(); });
   server.Get("/metrics", [&](const httplib::Request &, httplib::Response &response) {
-    metrics.increment("mqss_requests_total", {{"endpoint", "/metrics"}, {"code", "200"}});
+    // Counted before rendering, so that the page includes itself.
+    count("/metrics", 200, std::chrono::steady_clock::now());
     response.set_content(metrics.render(), "text/plain; version=0.0.4");
   });
 
@@ -335,6 +337,7 @@ int runServer(const ServeOptions &options) {
   // \p endpoint ("/" or "/static").
   auto serveFile = [&](llvm::StringRef endpoint, llvm::StringRef name,
                        httplib::Response &response) {
+    auto start = std::chrono::steady_clock::now();
     std::unique_ptr<llvm::MemoryBuffer> file;
     if (!name.contains("..") && !name.contains('/') && !options.dashboardDir.empty()) {
       llvm::SmallString<256> path(options.dashboardDir);
@@ -342,16 +345,11 @@ int runServer(const ServeOptions &options) {
       if (auto buffer = llvm::MemoryBuffer::getFile(path))
         file = std::move(*buffer);
     }
-    int status = file ? 200 : 404;
-    metrics.increment("mqss_requests_total",
-                      {{"endpoint", endpoint.str()}, {"code", std::to_string(status)}});
-    if (!file) {
-      metrics.increment("mqss_errors_total",
-                        {{"endpoint", endpoint.str()}, {"kind", errorKind(404)}});
+    if (!file)
       sendJson(response, Reply{404, llvm::json::Object{{"error", "not found: " + name.str()}}});
-      return;
-    }
-    response.set_content(file->getBuffer().str(), contentType(name));
+    else
+      response.set_content(file->getBuffer().str(), contentType(name));
+    count(endpoint.str(), file ? 200 : 404, start);
   };
   server.Get("/", [&](const httplib::Request &, httplib::Response &response) {
     serveFile("/", "index.html", response);
@@ -364,6 +362,7 @@ int runServer(const ServeOptions &options) {
   // request that could not be read in time) is counted too, under a fixed
   // endpoint label for unknown paths.
   server.set_error_handler([&](const httplib::Request &request, httplib::Response &response) {
+    auto start = std::chrono::steady_clock::now();
     if (!response.body.empty())
       return; // a handler already replied
     bool posted = llvm::is_contained(postPaths, request.path);
@@ -382,12 +381,8 @@ int runServer(const ServeOptions &options) {
     } else {
       message = unreadRequestMessage(request, response.status, options);
     }
-    std::string endpoint = metricEndpoint(request.path);
-    metrics.increment("mqss_requests_total",
-                      {{"endpoint", endpoint}, {"code", std::to_string(response.status)}});
-    metrics.increment("mqss_errors_total",
-                      {{"endpoint", endpoint}, {"kind", errorKind(response.status)}});
     sendJson(response, Reply{response.status, llvm::json::Object{{"error", message}}});
+    count(metricEndpoint(request.path), response.status, start);
   });
   server.set_exception_handler(
       [](const httplib::Request &, httplib::Response &response, std::exception_ptr) {

@@ -644,6 +644,16 @@ def main():
               "bucket bounds keep their digits")
         check('mqss_requests_total{endpoint="/v1/select",code="413"} 1' in metrics,
               "a body over the limit is counted")
+        # Every request counted is timed: per endpoint, the histogram's count
+        # is the requests' sum over codes (pages, 401s, 404s and 405s too).
+        requests, timed = {}, {}
+        for name, endpoint, value in re.findall(
+                r'^(mqss_requests_total|mqss_request_duration_seconds_count)\{endpoint="([^"]*)"[^}]*\} (\S+)$',
+                metrics, re.M):
+            table = requests if name == "mqss_requests_total" else timed
+            table[endpoint] = table.get(endpoint, 0) + float(value)
+        check(requests == timed and {"/static", "/metrics", "other"} <= set(timed),
+              "requests counted and timed alike: %s %s" % (requests, timed))
         check(server.proc.poll() is None, "the server is still up")
 
         # Retrain: fine-tune on the logged trajectories, A/B on a validation
