@@ -268,13 +268,17 @@ std::optional<Reply> parseRequest(llvm::StringRef body, Request &request, bool a
 /// the request fields that say the same.
 std::string withRequestFields(llvm::StringRef message) {
   std::string said = message.str();
+  // The harness names `mqss run`'s limit; the server's own is another flag.
+  for (size_t at = said.find("--memory-limit-mb"); at != std::string::npos;
+       at = said.find("--memory-limit-mb", at))
+    said.replace(at, std::strlen("--memory-limit-mb"), "mqss serve --child-memory-mb");
   if (advisesRunOptions(message))
     said += " (in a request: \"entry\": NAME, \"shapes\": {\"argN\": [sizes]}, "
             "\"args\": {\"argN\": value}, with \"measure\": true)";
   // Limits and levels the harness's advice names that a request cannot set.
   if (message.contains("--timeout-s") || message.contains("--memory-limit-mb"))
-    said += " (here the limits are the server's: mqss serve --child-timeout-s and its memory "
-            "limit per child; a request cannot raise them)";
+    said += " (here the limits are the server's: mqss serve --child-timeout-s and "
+            "--child-memory-mb; a request cannot raise them)";
   if (message.contains("--llvm-opt"))
     said += " (a request cannot set the LLVM level: the plan's finish action does)";
   return said;

@@ -45,6 +45,9 @@ static cl::opt<double> readTimeout("read-timeout-s",
 static cl::opt<double> childTimeout("child-timeout-s",
                                     cl::desc("Limit for each child that runs passes or JITs"),
                                     cl::init(60), cl::sub(serveCommand), cl::cat(category()));
+static cl::opt<unsigned> childMemoryMb(
+    "child-memory-mb", cl::desc("Address-space limit of each child that runs passes or JITs"),
+    cl::init(4096), cl::sub(serveCommand), cl::cat(category()));
 static cl::opt<unsigned> measureReps("measure-reps",
                                      cl::desc("Timed rounds of a measured /v1/optimize"),
                                      cl::init(5), cl::sub(serveCommand), cl::cat(category()));
@@ -66,9 +69,10 @@ int serveMain() {
     return fail("--threads must be in 1.." + Twine(kMaxThreads));
   if (explore < 0 || explore > 1)
     return fail("--explore must be a probability in [0, 1]");
-  if (maxBodyMb == 0 || readTimeout <= 0 || childTimeout <= 0 || measureReps == 0)
-    return fail("--max-body-mb, --read-timeout-s, --child-timeout-s and --measure-reps must "
-                "be positive");
+  if (maxBodyMb == 0 || readTimeout <= 0 || childTimeout <= 0 || measureReps == 0 ||
+      childMemoryMb == 0)
+    return fail("--max-body-mb, --read-timeout-s, --child-timeout-s, --child-memory-mb and "
+                "--measure-reps must be positive");
   auto toDefault = smallKernelsToDefault(smallKernels);
   if (!toDefault)
     return fail(toString(toDefault.takeError()));
@@ -87,6 +91,7 @@ int serveMain() {
   options.maxBodyBytes = uint64_t(maxBodyMb) << 20;
   options.readTimeoutSeconds = readTimeout;
   options.childTimeoutSeconds = childTimeout;
+  options.childMemoryBytes = uint64_t(childMemoryMb) << 20;
   options.measureReps = measureReps;
   // The installed dashboard where mqss runs from an installation, else the
   // build tree's.

@@ -72,7 +72,7 @@
       tr.appendChild(el('td', { 'class': 'average-improvement num', 'data-value': row.average_improvement },
                         percent(row.average_improvement)));
       var fallback = el('td', { 'class': 'fallback', 'data-value': row.fallback ? 'true' : 'false' },
-                        row.fallback ? 'yes (expert pipelines)' : 'no');
+                        row.fallback ? 'yes (the family\'s expert, else default)' : 'no');
       if (row.fallback)
         fallback.classList.add('bad');
       tr.appendChild(fallback);
