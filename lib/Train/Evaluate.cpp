@@ -234,6 +234,12 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
     crashes += r.crashes;
   }
   double decisionP50 = median(decisions);
+  // Geomeans are over the modules a pipeline ran on: a failure (no
+  // speedup) cannot enter one, so it is counted here, not left unsaid.
+  auto failures = [&](double Row::*field) {
+    return int64_t(llvm::count_if(rows, [&](const Row &r) { return !(r.*field > 0); }));
+  };
+  int64_t policyFailures = failures(&Row::policy);
 
   llvm::json::Array kernels;
   for (const Row &r : rows)
@@ -284,6 +290,9 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
                           {"expert_vs_default", geomean(column(&Row::expertGain))},
                           {"naive_vs_default", geomean(column(&Row::naiveGain))}}},
       {"crashes", crashes},
+      {"failed", llvm::json::Object{{"policy", policyFailures},
+                                    {"expert", failures(&Row::expert)},
+                                    {"naive", failures(&Row::naive)}}},
       {"decision_us_p50", decisionP50},
       {"timings_are_platform_dependent", true}};
 
@@ -295,10 +304,11 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
     mdStream << "# MQSS-Selector evaluation (" << options.split << " split)\n\n"
        << "Speedups over `default`, measured interleaved; geomean policy "
        << llvm::formatv("{0:f3}x, guarded {1:f3}x, expert {2:f3}x, oracle {3:f3}x; "
-                        "decision p50 {4:f1} us; {5} crashes.\n\n",
+                        "decision p50 {4:f1} us; {5} crashes; the policy's plan failed on {6} "
+                        "(geomeans are over the modules each ran on).\n\n",
                         geomean(column(&Row::policy)), geomean(column(&Row::guarded)),
                         geomean(column(&Row::expert)), geomean(column(&Row::oracle)),
-                        decisionP50, crashes)
+                        decisionP50, crashes, policyFailures)
        << (objective.isRuntime()
                ? std::string()
                : llvm::formatv("Objective `{0}`: geomean gain over default, policy {1:f3}x, "

@@ -94,6 +94,12 @@ int evaluateMain() {
                     *g.getNumber("expert_vs_default"), *g.getNumber("oracle_vs_default"),
                     *g.getNumber("policy_vs_expert"),
                     *report->getAsObject()->getNumber("decision_us_p50"));
+  if (std::optional<int64_t> failed =
+          report->getAsObject()->getObject("failed")->getInteger("policy");
+      failed && *failed)
+    outs() << formatv("the policy's plan failed on {0} of the modules (the geomeans are over "
+                      "the modules each pipeline ran on; see each module's status)\n",
+                      *failed);
   if (!parsedObjective->isRuntime()) {
     const json::Object &o = *report->getAsObject()->getObject("objective_geomean");
     outs() << formatv("objective {0}: geomean gain over default: policy {1:f3}x, guarded "
