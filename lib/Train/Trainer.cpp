@@ -73,6 +73,8 @@ struct Progress {
   std::string key;
   std::vector<double> meanRewards;
   double wallSeconds = 0; ///< the run's time until this checkpoint
+  /// (update index, validation reward), for the learning curve.
+  std::vector<std::pair<unsigned, double>> validationPoints;
 };
 
 /// What makes two commands the same training run: every option that
@@ -100,7 +102,13 @@ llvm::json::Value toJSON(const Progress &p) {
                             {"command", p.command},
                             {"key", p.key},
                             {"mean_rewards", llvm::json::Array(p.meanRewards)},
-                            {"wall_s", p.wallSeconds}};
+                            {"wall_s", p.wallSeconds},
+                            {"validation_points", [&] {
+                               llvm::json::Array points;
+                               for (auto [update, reward] : p.validationPoints)
+                                 points.push_back(llvm::json::Array{update, reward});
+                               return points;
+                             }()}};
 }
 
 bool fromJSON(const llvm::json::Value &v, Progress &p, llvm::json::Path path) {
@@ -111,6 +119,14 @@ bool fromJSON(const llvm::json::Value &v, Progress &p, llvm::json::Path path) {
             m.map("since_improvement", since) && m.map("entropy_coef", entropy) &&
             m.map("command", p.command) && m.mapOptional("key", p.key) &&
             m.map("mean_rewards", p.meanRewards) && m.mapOptional("wall_s", p.wallSeconds);
+  // Older checkpoints have none: the curve then shows the resumed part's.
+  if (const llvm::json::Object *object = v.getAsObject())
+    if (const llvm::json::Array *points = object->getArray("validation_points"))
+      for (const llvm::json::Value &point : *points)
+        if (const llvm::json::Array *pair = point.getAsArray(); pair && pair->size() == 2)
+          if (auto update = (*pair)[0].getAsInteger(); update && *update >= 0)
+            if (auto reward = (*pair)[1].getAsNumber())
+              p.validationPoints.emplace_back(unsigned(*update), *reward);
   p.update = update;
   p.sinceImprovement = since;
   p.entropyCoef = static_cast<float>(entropy);
@@ -553,9 +569,10 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
     }
     float loss = behaviourCloning(network, optimizer, demonstrations, options.bcEpochs,
                                   options.seed);
-    llvm::errs() << llvm::formatv("\nbehaviour cloning: {0} demonstrations, final loss "
-                                  "{1:f3}\n",
-                                  demonstrations.size(), loss);
+    // (On a terminal, after the rewritten line; a log has whole lines.)
+    llvm::errs() << llvm::formatv("{0}behaviour cloning: {1} demonstrations, final loss "
+                                  "{2:f3}\n",
+                                  isatty(2) ? "\n" : "", demonstrations.size(), loss);
   }
 
   if (!result.resumed) {
@@ -568,7 +585,6 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
       return std::move(error);
   }
 
-  std::vector<std::pair<unsigned, double>> validationPoints;
   // The wall-clock column goes on from the checkpoint's.
   auto start = std::chrono::steady_clock::now() -
                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -623,7 +639,7 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
         runs.push_back(runEpisode(task.kernel, *greedy, &evaluator, episodeOptions));
       }
       validation = meanReward(runs);
-      validationPoints.emplace_back(u, validation);
+      progress.validationPoints.emplace_back(u, validation);
       if (validation > progress.bestValidation) {
         progress.bestValidation = validation;
         progress.sinceImprovement = 0;
@@ -709,7 +725,8 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
   }
   if (llvm::Error error = writeFileAtomically(options.outDir + "/learning-curve.svg",
                                               learningCurveSvg(progress.meanRewards,
-                                                               validationPoints, objective)))
+                                                               progress.validationPoints,
+                                                               objective)))
     return std::move(error);
   result.modelPath = modelPath;
   result.objective = objective;

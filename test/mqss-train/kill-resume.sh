@@ -32,6 +32,10 @@ echo "killed after $(grep -o '"update":[0-9]*' "$dir/progress.json")"
 # The log holds each update once: the updates after the checkpoint, trained
 # again, were logged again.
 echo "logged updates: $(tail -n +2 "$dir/log.csv" | cut -d, -f1 | tr '\n' ' ')"
+# The learning curve shows every validation, those before the kill too.
+validations=$(tail -n +2 "$dir/log.csv" | cut -d, -f11 | grep -c .)
+points=$(grep -c '<circle' "$dir/learning-curve.svg")
+echo "validation points: $points of $validations"
 # Another run (another seed) into the same directory is refused, its
 # checkpoint and models kept.
 "$mqss" "${args[@]}" --seed=2 > /dev/null 2> "$dir.other" && echo "another run was not refused"
