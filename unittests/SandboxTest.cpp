@@ -2,6 +2,10 @@
 
 #include "mqss/Runtime/Harness.h"
 #include "mqss/Runtime/Sandbox.h"
+#include "mqss/Runtime/TemporaryFile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include "gtest/gtest.h"
 
@@ -9,6 +13,8 @@
 #include <dirent.h>
 #include <fstream>
 #include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace mqss;
@@ -146,4 +152,38 @@ TEST(Sandbox, TwoHundredFailingChildrenLeakNothing) {
   else
     unsetenv("TMPDIR");
   rmdir(tmp.c_str());
+}
+
+// A write that fails part way (here: over a file-size limit, as a full disk
+// would) is an error and leaves the file it was to replace as it was, with
+// no temporary beside it. In a child, whose limit ends with it.
+TEST(TemporaryFile, AFailedAtomicWriteLeavesTheFileAsItWas) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mqss-atomic", dir));
+  std::string path = (dir + "/report.json").str();
+  ASSERT_FALSE(errorToBool(writeFileAtomically(path, "before")));
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN); // the write fails with EFBIG instead
+    struct rlimit small = {4096, 4096};
+    setrlimit(RLIMIT_FSIZE, &small);
+    llvm::Error error = writeFileAtomically(path, std::string(1 << 20, 'x'));
+    bool said = error && llvm::StringRef(llvm::toString(std::move(error)))
+                             .starts_with("cannot write '" + path + "'");
+    _exit(said ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << "the failed write was not an error naming the file";
+  auto kept = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(static_cast<bool>(kept));
+  EXPECT_EQ((*kept)->getBuffer(), "before");
+  std::error_code ec;
+  unsigned entries = 0;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
+    ++entries;
+  EXPECT_EQ(entries, 1u) << "a temporary file was left beside it";
+  llvm::sys::fs::remove_directories(dir);
 }

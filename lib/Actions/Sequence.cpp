@@ -5,6 +5,7 @@
 #include "mqss/IR/Diagnostics.h"
 #include "mqss/IR/Summary.h"
 #include "mqss/Runtime/Pipeline.h"
+#include "mqss/Runtime/TemporaryFile.h"
 #include "mqss/Store/Store.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
@@ -66,19 +67,8 @@ llvm::Expected<std::string> scheduleLibraryPath() {
 }
 
 static llvm::Error writeScheduleLibrary(const std::string &path) {
-  // Write to a private name, then rename: concurrent writers never expose a
-  // half-written file.
-  std::string temporary = path + llvm::formatv(".{0}.tmp", ::getpid()).str();
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(temporary, ec);
-    if (ec)
-      return llvm::createStringError(ec, "cannot write '" + temporary + "': " + ec.message());
-    os << scheduleLibrarySource();
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
-    return llvm::createStringError(ec, "cannot write '" + path + "': " + ec.message());
-  return llvm::Error::success();
+  // Concurrent writers never expose a half-written file.
+  return writeFileAtomically(path, scheduleLibrarySource());
 }
 
 /// The pipeline element that preloads a transform library, up to its paths.

@@ -14,6 +14,8 @@
 
 #include "mqss/Policy/Model.h"
 
+#include "mqss/Runtime/TemporaryFile.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/StringExtras.h"
@@ -194,29 +196,14 @@ llvm::Error writeModel(const ModelWeights &weights, const ModelMetadata &metadat
                                  tensor.values->size() * sizeof(float)));
   (*header.getAsObject())[kDigestKey] = hexDigest(hasher);
 
-  std::string temporary = (path + ".tmp").str();
-  auto fail = [&](std::error_code ec) {
-    llvm::sys::fs::remove(temporary);
-    return llvm::createStringError(ec, "cannot write the model '" + path + "': " + ec.message());
-  };
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(temporary, ec);
-    if (ec)
-      return fail(ec);
-    os << kMagic << header << "\n";
-    for (const auto &tensor : tensors)
-      os.write(reinterpret_cast<const char *>(tensor.values->data()),
-               tensor.values->size() * sizeof(float));
-    os.close();
-    if (std::error_code error = os.error()) {
-      os.clear_error(); // else the stream's destructor aborts
-      return fail(error);
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
-    return fail(ec);
-  return llvm::Error::success();
+  std::string contents;
+  llvm::raw_string_ostream os(contents);
+  os << kMagic << header << "\n";
+  for (const auto &tensor : tensors)
+    os.write(reinterpret_cast<const char *>(tensor.values->data()),
+             tensor.values->size() * sizeof(float));
+  // Checkpoints are written while training may be killed: whole or not.
+  return writeFileAtomically(path, contents);
 }
 
 llvm::Expected<LoadedModel> readModel(llvm::StringRef path) {

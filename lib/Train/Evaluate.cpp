@@ -5,6 +5,7 @@
 #include "mqss/Env/Episode.h"
 #include "mqss/Env/Search.h"
 #include "mqss/Runtime/Stats.h"
+#include "mqss/Runtime/TemporaryFile.h"
 #include "mqss/Suite/Registry.h"
 #include "mqss/Suite/SuiteRun.h"
 
@@ -334,13 +335,8 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
     for (auto [name, text] : {std::pair<const char *, const std::string &>{"evaluation.json", json},
                               {"evaluation.md", md},
                               {"evaluation.html", html}}) {
-      std::string path = options.outDir + "/" + name;
-      if (llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-            os << text;
-            return llvm::Error::success();
-          })) {
-        report["write_error"] =
-            "cannot write '" + path + "': " + llvm::toString(std::move(error));
+      if (llvm::Error error = writeFileAtomically(options.outDir + "/" + name, text)) {
+        report["write_error"] = llvm::toString(std::move(error));
         break;
       }
     }

@@ -10,6 +10,7 @@
 #include "mqss/IR/Summary.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mqss/Runtime/TemporaryFile.h"
 #include "mqss/Store/Store.h"
 #include "mqss/Suite/Registry.h"
 #include "mqss/Suite/SuiteRun.h"
@@ -131,17 +132,6 @@ bool fromJSON(const llvm::json::Value &v, Progress &p, llvm::json::Path path) {
   p.sinceImprovement = since;
   p.entropyCoef = static_cast<float>(entropy);
   return ok;
-}
-
-llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef text) {
-  // Through a temporary file renamed over \p path; a write error (disk
-  // full) is an error here, not an abort in the stream's destructor.
-  if (llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-        os << text;
-        return llvm::Error::success();
-      }))
-    return trainError("cannot write '" + path + "': " + llvm::toString(std::move(error)));
-  return llvm::Error::success();
 }
 
 /// Appends \p text to the log at \p path.

@@ -1,8 +1,10 @@
-//===- TemporaryFile.h - A file holding some text, removed when done -------===//
+//===- TemporaryFile.h - Files written whole: temporary ones, replacements -===//
 //
 // The measurement child reads its module from a path (its stdin is
 // /dev/null): modules that arrive as text (piped, over HTTP, transformed in
-// memory) are kept in one of these while children need them.
+// memory) are kept in a TemporaryFile while children need them. Files a
+// reader must never see half written (models, checkpoints, reports) are
+// replaced whole with writeFileAtomically.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MQSS_RUNTIME_TEMPORARYFILE_H
@@ -13,6 +15,14 @@
 #include <string>
 
 namespace mqss {
+
+/// Writes \p contents to \p path through a temporary file beside it (named
+/// for this process), renamed over \p path once complete: a reader, or a
+/// concurrent writer, never sees half of it. A write that fails (a full
+/// disk) removes the temporary, leaves \p path as it was and is an error
+/// naming \p path. (llvm::writeToOutput renames first and then aborts on
+/// the stream's error, leaving an empty file.)
+llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents);
 
 class TemporaryFile {
 public:
