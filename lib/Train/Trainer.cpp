@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <chrono>
 #include <cmath>
@@ -82,7 +83,17 @@ struct Progress {
 /// changes what is trained, as values (flags in any order or spelling,
 /// defaults given or not), without the output directory, the measurement
 /// cache and the number of updates (a finished run can be extended).
-std::string runKey(const TrainOptions &o) {
+/// Numbers are written exactly; \p legacy writes them as checkpoints made
+/// before did, with two decimals (--epsilon=0.101 then resumed a run of
+/// 0.104), so that those still resume.
+std::string runKey(const TrainOptions &o, bool legacy = false) {
+  auto number = [legacy](double value) -> std::string {
+    if (legacy)
+      return llvm::formatv("{0}", value).str();
+    char digits[32];
+    auto printed = std::to_chars(digits, digits + sizeof(digits), value);
+    return std::string(digits, printed.ptr);
+  };
   return llvm::formatv("registry={0};size={1};kernel={2};max-kernels={3};targets={4};"
                        "episodes={5};max-steps={6};checkpoint-every={7};validate-every={8};"
                        "patience={9};bc-epochs={10};bc-search={11};epsilon={12};seed={13};"
@@ -90,8 +101,8 @@ std::string runKey(const TrainOptions &o) {
                        o.registryPath, o.size, o.kernel, o.maxTrainKernels,
                        llvm::join(o.targets, ","), o.episodesPerUpdate, o.maxSteps,
                        o.checkpointEvery, o.validateEvery, o.patience, o.bcEpochs,
-                       o.bcSearchBudget, o.epsilon, o.seed, o.reps, o.minTimeMs,
-                       o.objective.spec())
+                       o.bcSearchBudget, number(o.epsilon), o.seed, o.reps,
+                       number(o.minTimeMs), o.objective.spec())
       .str();
 }
 
@@ -316,6 +327,8 @@ llvm::Error lockOutDir(llvm::StringRef dir, OutLock &lock) {
   if (lock.fd < 0)
     return trainError("cannot create '" + path + "': " + std::strerror(errno));
   if (::flock(lock.fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK)
+      return trainError("cannot lock '" + path + "': " + std::strerror(errno));
     char holder[32] = {};
     ssize_t n = ::pread(lock.fd, holder, sizeof(holder) - 1, 0);
     std::string pid = n > 0 ? llvm::StringRef(holder, n).trim().str() : "";
@@ -409,25 +422,39 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
 
   // Resume from the last checkpoint of the same command.
   if (llvm::sys::fs::exists(checkpoint)) {
-    auto buffer = llvm::MemoryBuffer::getFile(progressPath);
-    auto parsed = buffer ? llvm::json::parse((*buffer)->getBuffer())
-                         : llvm::Expected<llvm::json::Value>(
-                               trainError(buffer.getError().message()));
+    auto loaded = loadModel(checkpoint);
+    if (!loaded)
+      return loaded.takeError();
+    // The progress the checkpoint records, written with its weights in one
+    // file; checkpoints written before it did have only progress.json.
     Progress saved;
-    llvm::json::Path::Root root;
-    bool read = parsed && fromJSON(*parsed, saved, root);
+    bool read = false;
+    std::string why;
+    if (const llvm::json::Value *own = loaded->second.figures.get("progress")) {
+      llvm::json::Path::Root root;
+      read = fromJSON(*own, saved, root);
+      if (!read)
+        why = checkpoint + ": " + llvm::toString(root.getError());
+    } else {
+      auto buffer = llvm::MemoryBuffer::getFile(progressPath);
+      auto parsed = buffer ? llvm::json::parse((*buffer)->getBuffer())
+                           : llvm::Expected<llvm::json::Value>(
+                                 trainError(buffer.getError().message()));
+      llvm::json::Path::Root root;
+      read = parsed && fromJSON(*parsed, saved, root);
+      if (!read)
+        why = progressPath + ": " + (parsed ? llvm::toString(root.getError())
+                                            : llvm::toString(parsed.takeError()));
+    }
     // Without its progress, a checkpoint cannot be resumed or told to be
     // this run's; starting afresh would write over it and its best model.
-    if (!read) {
-      std::string why = parsed ? llvm::toString(root.getError())
-                               : llvm::toString(parsed.takeError());
-      return trainError(checkpoint + " has no readable progress (" + progressPath + ": " + why +
-                        "), so it can be neither resumed nor told to be this run's: restore "
-                        "that file, or remove " + checkpoint + " to start afresh in " +
-                        options.outDir);
-    }
+    if (!read)
+      return trainError(checkpoint + " has no readable progress (" + why +
+                        "), so it can be neither resumed nor told to be this run's: remove " +
+                        checkpoint + " to start afresh in " + options.outDir);
     bool same = read && (saved.key.empty() ? saved.command == options.command
-                                           : saved.key == progress.key);
+                                           : saved.key == progress.key ||
+                                                 saved.key == runKey(options, /*legacy=*/true));
     if (read && !same)
       // Starting afresh would overwrite its checkpoint and models.
       return trainError(options.outDir + " holds a checkpoint of another training run (`" +
@@ -435,9 +462,6 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
                         "order, and --out, --db and --updates, may differ), or train into "
                         "another --out");
     if (same) {
-      auto loaded = loadModel(checkpoint);
-      if (!loaded)
-        return loaded.takeError();
       {
         torch::NoGradGuard noGrad;
         auto from = loaded->first->parameters();
@@ -450,7 +474,9 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
       } catch (const c10::Error &) {
         // An optimizer state that does not load only costs Adam's warm-up.
       }
+      std::string key = progress.key; // this build's, from now on
       progress = saved;
+      progress.key = key;
       result.resumed = true;
       llvm::errs() << llvm::formatv("resuming from {0} at update {1}\n", checkpoint,
                                     progress.update);
@@ -678,12 +704,20 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
         double(hits) / std::max(1u, options.episodesPerUpdate),
         std::isnan(validation) ? "" : llvm::formatv(", validation {0:f3}", validation).str());
 
-    if ((u + 1) % options.checkpointEvery == 0 || u + 1 == options.updates) {
+    // A checkpoint also where the run stops early, so that a rerun knows
+    // it is finished.
+    if ((u + 1) % options.checkpointEvery == 0 || u + 1 == options.updates ||
+        progress.sinceImprovement >= options.patience) {
       Progress saved = progress;
       saved.update = u + 1;
       saved.wallSeconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (llvm::Error error = saveModel(network, metadata, checkpoint))
+      // The progress goes into the checkpoint itself: a kill between two
+      // files left weights without their progress, or with an older one.
+      // progress.json is its copy for people and scripts.
+      ModelMetadata checkpointed = metadata;
+      checkpointed.figures["progress"] = toJSON(saved);
+      if (llvm::Error error = saveModel(network, checkpointed, checkpoint))
         return std::move(error);
       try {
         torch::save(optimizer, optimizerPath + ".tmp");
