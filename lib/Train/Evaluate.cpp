@@ -25,6 +25,11 @@ struct Row {
   double policyCompileMs = 0;
   std::string policyActions, status;
   unsigned crashes = 0;
+  /// Pipelines that failed where another would not have: the module ran
+  /// (its inputs, reference and default), theirs did not.
+  bool naiveFailed = false, expertFailed = false, policyFailed = false;
+  /// The module could not be measured at all (its input, or default).
+  bool unmeasurable = false;
   /// Gains over default under the objective (the speedups above for
   /// `runtime`); the guard and the oracle pick by these.
   double naiveGain = 0, expertGain = 0, policyGain = 0, guardedGain = 0, oracleGain = 0;
@@ -175,6 +180,16 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
     row.naive = speedupOverDefault(kernel, "naive", row, &naiveReport);
     row.expert = speedupOverDefault(kernel, "expert:" + entry.family, row, &expertReport);
     row.policy = speedupOverDefault(kernel, policySpec, row, &policyReport);
+    auto failedItself = [](const RunReport &report) {
+      return !report.ok() && !isInputFault(report.status) &&
+             failedWithoutTheCandidate(report).empty();
+    };
+    row.naiveFailed = failedItself(naiveReport);
+    row.expertFailed = failedItself(expertReport);
+    row.policyFailed = failedItself(policyReport);
+    row.unmeasurable = llvm::all_of(
+        std::initializer_list<const RunReport *>{&naiveReport, &expertReport, &policyReport},
+        [&](const RunReport *report) { return !report->ok() && !failedItself(*report); });
     row.naiveGain = objective.gain(gainsFromReport(naiveReport));
     row.expertGain = objective.gain(gainsFromReport(expertReport));
     row.policyGain = objective.gain(gainsFromReport(policyReport));
@@ -237,10 +252,10 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
   double decisionP50 = median(decisions);
   // Geomeans are over the modules a pipeline ran on: a failure (no
   // speedup) cannot enter one, so it is counted here, not left unsaid.
-  auto failures = [&](double Row::*field) {
-    return int64_t(llvm::count_if(rows, [&](const Row &r) { return !(r.*field > 0); }));
+  auto failures = [&](bool Row::*field) {
+    return int64_t(llvm::count_if(rows, [&](const Row &r) { return r.*field; }));
   };
-  int64_t policyFailures = failures(&Row::policy);
+  int64_t policyFailures = failures(&Row::policyFailed);
 
   llvm::json::Array kernels;
   for (const Row &r : rows)
@@ -292,8 +307,9 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
                           {"naive_vs_default", geomean(column(&Row::naiveGain))}}},
       {"crashes", crashes},
       {"failed", llvm::json::Object{{"policy", policyFailures},
-                                    {"expert", failures(&Row::expert)},
-                                    {"naive", failures(&Row::naive)}}},
+                                    {"expert", failures(&Row::expertFailed)},
+                                    {"naive", failures(&Row::naiveFailed)},
+                                    {"unmeasurable", failures(&Row::unmeasurable)}}},
       {"decision_us_p50", decisionP50},
       {"timings_are_platform_dependent", true}};
 
