@@ -65,6 +65,12 @@ runOnModuleInChild(const RunRequest &kernel,
   if (!outcome)
     return outcome.takeError();
   std::string died = "the child process running the passes " + outcome->describe();
+  // (It said only "exited with code 86".)
+  if (outcome->end == SandboxOutcome::End::Exited && outcome->exitCode == kExitOutOfMemory)
+    died = llvm::formatv("the child process running the passes ran out of memory (limit {0} "
+                         "MiB)",
+                         limits.memoryBytes >> 20)
+               .str();
   if (outcome->end == SandboxOutcome::End::TimedOut)
     return llvm::make_error<ChildTimedOut>(died);
   if (outcome->end != SandboxOutcome::End::Exited || outcome->messages.size() < 2)

@@ -487,6 +487,8 @@ Reply Service::childFailed(const Prepared &p, llvm::Error failure) const {
                                               "--child-timeout-s={0})",
                                               opts.childTimeoutSeconds)
                                     .str());
+  if (llvm::StringRef(message).contains("ran out of memory"))
+    message += " (the server's limit per child: mqss serve --child-memory-mb)";
   return error(422, message);
 }
 

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -127,8 +128,18 @@ llvm::Expected<CollectResult> collect(const CollectOptions &options) {
   pid_t parent = getpid();
   for (unsigned w = 0; w < resolved.workers; ++w) {
     pid_t pid = fork();
-    if (pid < 0)
-      return llvm::errorCodeToError(std::error_code(errno, std::generic_category()));
+    if (pid < 0) {
+      // The workers started stop with the command, as they would had it died.
+      int saved = errno;
+      for (pid_t started : workers) {
+        ::kill(started, SIGKILL);
+        while (waitpid(started, nullptr, 0) < 0 && errno == EINTR) {
+        }
+      }
+      return llvm::createStringError(std::error_code(saved, std::generic_category()),
+                                     "cannot start a worker process: " +
+                                         std::string(std::strerror(saved)));
+    }
     if (pid == 0) {
       // Workers end with the command: killed alone (by a supervisor), it
       // would otherwise leave them running on.

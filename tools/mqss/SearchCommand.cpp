@@ -147,7 +147,10 @@ int searchMain() {
         return isInputFault(e.status);
       });
   std::string failed;
-  if (!result.stopped && (inputAtFault || (result.evaluations == 0 && result.walkFailures))) {
+  if (!result.stopped && result.evaluations == 0 && !result.walkFailures) {
+    failed = formatv("no evaluation was made within --time-s={0}", options.timeSeconds).str();
+  } else if (!result.stopped &&
+             (inputAtFault || (result.evaluations == 0 && result.walkFailures))) {
     failed = formatv("the module cannot be measured as given ({0} evaluations made)",
                      result.evaluations)
                  .str();

@@ -69,10 +69,15 @@ int serveMain() {
     return fail("--threads must be in 1.." + Twine(kMaxThreads));
   if (explore < 0 || explore > 1)
     return fail("--explore must be a probability in [0, 1]");
-  if (maxBodyMb == 0 || readTimeout <= 0 || childTimeout <= 0 || measureReps == 0 ||
-      childMemoryMb == 0)
-    return fail("--max-body-mb, --read-timeout-s, --child-timeout-s, --child-memory-mb and "
-                "--measure-reps must be positive");
+  if (maxBodyMb == 0 || readTimeout <= 0 || childTimeout <= 0 || measureReps == 0)
+    return fail("--max-body-mb, --read-timeout-s, --child-timeout-s and --measure-reps must "
+                "be positive");
+  // A child inherits the server's address space (about 0.5 GiB before it
+  // does anything): under a small limit every child failed, as the module's
+  // fault.
+  if (childMemoryMb < 1024)
+    return fail("--child-memory-mb must be at least 1024: each child inherits the server's "
+                "address space");
   auto toDefault = smallKernelsToDefault(smallKernels);
   if (!toDefault)
     return fail(toString(toDefault.takeError()));
