@@ -128,6 +128,28 @@ static bool stridesAlongNearestLoop(Operation *op) {
   return loop && !accessMotionAlong(op, loop).irregular.empty();
 }
 
+/// Whether affine access \p op is a stream: element (i, j, ...) of its
+/// buffer at iteration (i, j, ...) of the affine.for loops around it, all of
+/// them, outermost first, and nothing else around it but the function. No
+/// other iteration touches that element, so the access has no reuse a tile
+/// could keep in cache (a stencil's neighbour, a broadcast's row, a
+/// transpose's column, a reduction's accumulator all do).
+static bool isStream(Operation *op) {
+  auto access = affine::MemRefAccess(op);
+  SmallVector<Value> ivs;
+  for (Operation *parent = op->getParentOp(); !isa<FunctionOpInterface>(parent);
+       parent = parent->getParentOp()) {
+    auto loop = dyn_cast<affine::AffineForOp>(parent);
+    if (!loop)
+      return false;
+    ivs.insert(ivs.begin(), loop.getInductionVar());
+  }
+  affine::AffineValueMap map;
+  access.getAccessMap(&map);
+  return !ivs.empty() && map.getAffineMap().isIdentity() &&
+         map.getNumResults() == ivs.size() && llvm::equal(map.getOperands(), ivs);
+}
+
 /// Iterations of \p forOp when its bounds are constants.
 static std::optional<int64_t> constantTrips(affine::AffineForOp forOp) {
   if (!forOp.hasConstantBounds())
@@ -1705,6 +1727,7 @@ IRSummary summarize(ModuleOp module) {
         ++s.numSubByteAffineMemoryOps;
       s.numRankZeroAffineMemoryOps += memref.getRank() == 0;
       s.numStridedAffineMemoryOps += stridesAlongNearestLoop(op);
+      s.numAffineMemoryOpsWithReuse += !isStream(op);
     }
     s.numMemoryOps += c.isMemory;
     if (c.isArith) {

@@ -137,6 +137,10 @@ struct IRSummary {
   /// Affine loads and stores inside an scf loop (for, while, parallel),
   /// whose back edges affine analyses do not see.
   unsigned numAffineMemoryOpsInScfLoops = 0;
+  /// Affine loads and stores that are not streams (see isStream in
+  /// Summary.cpp): where none is, tiling and the super-vectorizer have
+  /// nothing to gain over LLVM's own vectorizer.
+  unsigned numAffineMemoryOpsWithReuse = 0;
   /// Affine stores with fewer affine loops around them than their memref has
   /// dimensions: a row written by one iteration, as unrolling leaves it.
   unsigned numAffineStoresBelowRank = 0;
