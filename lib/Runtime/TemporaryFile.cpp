@@ -10,26 +10,40 @@
 
 namespace mqss {
 
+/// Writes \p contents to \p path opened with \p flags, closed, and says
+/// how that went: a write error is returned, not left to the stream's
+/// destructor, which aborts on one.
+static std::error_code writeWhole(llvm::StringRef path, llvm::StringRef contents,
+                                  llvm::sys::fs::OpenFlags flags) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, flags);
+  if (ec)
+    return ec;
+  os << contents;
+  os.close();
+  ec = os.error();
+  os.clear_error();
+  return ec;
+}
+
+static llvm::Error cannotWrite(llvm::StringRef path, std::error_code ec) {
+  return llvm::createStringError(ec, "cannot write '" + path + "': " + ec.message());
+}
+
 llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents) {
   std::string temporary = (path + llvm::formatv(".{0}.tmp", ::getpid())).str();
-  auto fail = [&](std::error_code ec) {
-    llvm::sys::fs::remove(temporary);
-    return llvm::createStringError(ec, "cannot write '" + path + "': " + ec.message());
-  };
-  std::error_code ec;
-  {
-    llvm::raw_fd_ostream os(temporary, ec);
-    if (ec)
-      return fail(ec);
-    os << contents;
-    os.close();
-    ec = os.error();
-    os.clear_error(); // reported here, not by the destructor's abort
-  }
-  if (ec)
-    return fail(ec);
-  if (std::error_code renamed = llvm::sys::fs::rename(temporary, path))
-    return fail(renamed);
+  std::error_code ec = writeWhole(temporary, contents, llvm::sys::fs::OF_None);
+  if (!ec)
+    ec = llvm::sys::fs::rename(temporary, path);
+  if (!ec)
+    return llvm::Error::success();
+  llvm::sys::fs::remove(temporary);
+  return cannotWrite(path, ec);
+}
+
+llvm::Error appendToFile(llvm::StringRef path, llvm::StringRef contents) {
+  if (std::error_code ec = writeWhole(path, contents, llvm::sys::fs::OF_Append))
+    return cannotWrite(path, ec);
   return llvm::Error::success();
 }
 

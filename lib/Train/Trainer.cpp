@@ -145,20 +145,6 @@ bool fromJSON(const llvm::json::Value &v, Progress &p, llvm::json::Path path) {
   return ok;
 }
 
-/// Appends \p text to the log at \p path.
-llvm::Error appendToLog(llvm::StringRef path, llvm::StringRef text) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Append);
-  if (!ec) {
-    os << text;
-    os.close();
-    ec = os.error();
-    os.clear_error(); // reported here, not by the destructor's abort
-  }
-  if (ec)
-    return trainError("cannot write '" + path + "': " + ec.message());
-  return llvm::Error::success();
-}
 
 /// A learning curve a person can look at: mean episode reward per update.
 std::string learningCurveSvg(const std::vector<double> &rewards,
@@ -677,7 +663,7 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
         stats.valueLoss, std::isnan(validation) ? "" : llvm::formatv("{0:f4}", validation).str(),
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     {
-      if (llvm::Error error = appendToLog(csvPath, line))
+      if (llvm::Error error = appendToFile(csvPath, line))
         return std::move(error);
       std::string record;
       llvm::raw_string_ostream jsonl(record);
@@ -693,7 +679,7 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
                    {"validation_reward",
                     std::isnan(validation) ? llvm::json::Value(nullptr) : validation}})
             << "\n";
-      if (llvm::Error error = appendToLog(jsonlPath, record))
+      if (llvm::Error error = appendToFile(jsonlPath, record))
         return std::move(error);
     }
     llvm::errs() << llvm::formatv(

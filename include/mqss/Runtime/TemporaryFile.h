@@ -24,6 +24,10 @@ namespace mqss {
 /// the stream's error, leaving an empty file.)
 llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents);
 
+/// Appends \p contents to the file at \p path (a log), made if missing. A
+/// write that fails is an error naming \p path, not the stream's abort.
+llvm::Error appendToFile(llvm::StringRef path, llvm::StringRef contents);
+
 class TemporaryFile {
 public:
   /// Creates "<tmp>/<prefix>-XXXXXX.mlir" holding \p contents.
