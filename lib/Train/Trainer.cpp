@@ -438,55 +438,53 @@ llvm::Expected<TrainResult> train(const TrainOptions &options) {
       return trainError(checkpoint + " has no readable progress (" + why +
                         "), so it can be neither resumed nor told to be this run's: remove " +
                         checkpoint + " to start afresh in " + options.outDir);
-    bool same = read && (saved.key.empty() ? saved.command == options.command
-                                           : saved.key == progress.key ||
-                                                 saved.key == runKey(options, /*legacy=*/true));
-    if (read && !same)
+    bool same = saved.key.empty() ? saved.command == options.command
+                                  : saved.key == progress.key ||
+                                        saved.key == runKey(options, /*legacy=*/true);
+    if (!same)
       // Starting afresh would overwrite its checkpoint and models.
       return trainError(options.outDir + " holds a checkpoint of another training run (`" +
                         saved.command + "`): resume it with the options it had (their "
                         "order, and --out, --db and --updates, may differ), or train into "
                         "another --out");
-    if (same) {
-      {
-        torch::NoGradGuard noGrad;
-        auto from = loaded->first->parameters();
-        auto to = network->parameters();
-        for (size_t i = 0; i < to.size() && i < from.size(); ++i)
-          to[i].copy_(from[i]);
-      }
-      try {
-        torch::load(optimizer, optimizerPath);
-      } catch (const c10::Error &) {
-        // An optimizer state that does not load only costs Adam's warm-up.
-      }
-      std::string key = progress.key; // this build's, from now on
-      progress = saved;
-      progress.key = key;
-      result.resumed = true;
-      llvm::errs() << llvm::formatv("resuming from {0} at update {1}\n", checkpoint,
-                                    progress.update);
-      auto csvUpdate = [](llvm::StringRef line) -> std::optional<unsigned> {
-        unsigned update;
-        if (line.split(',').first.getAsInteger(10, update))
-          return std::nullopt; // the header
-        return update;
-      };
-      auto jsonlUpdate = [](llvm::StringRef line) -> std::optional<unsigned> {
-        auto parsed = llvm::json::parse(line);
-        if (!parsed) {
-          llvm::consumeError(parsed.takeError());
-          return std::nullopt;
-        }
-        std::optional<int64_t> update =
-            parsed->getAsObject() ? parsed->getAsObject()->getInteger("update") : std::nullopt;
-        return update ? std::optional<unsigned>(*update) : std::nullopt;
-      };
-      if (llvm::Error error = trimLog(csvPath, progress.update, csvUpdate))
-        return std::move(error);
-      if (llvm::Error error = trimLog(jsonlPath, progress.update, jsonlUpdate))
-        return std::move(error);
+    {
+      torch::NoGradGuard noGrad;
+      auto from = loaded->first->parameters();
+      auto to = network->parameters();
+      for (size_t i = 0; i < to.size() && i < from.size(); ++i)
+        to[i].copy_(from[i]);
     }
+    try {
+      torch::load(optimizer, optimizerPath);
+    } catch (const c10::Error &) {
+      // An optimizer state that does not load only costs Adam's warm-up.
+    }
+    std::string key = progress.key; // this build's, from now on
+    progress = saved;
+    progress.key = key;
+    result.resumed = true;
+    llvm::errs() << llvm::formatv("resuming from {0} at update {1}\n", checkpoint,
+                                  progress.update);
+    auto csvUpdate = [](llvm::StringRef line) -> std::optional<unsigned> {
+      unsigned update;
+      if (line.split(',').first.getAsInteger(10, update))
+        return std::nullopt; // the header
+      return update;
+    };
+    auto jsonlUpdate = [](llvm::StringRef line) -> std::optional<unsigned> {
+      auto parsed = llvm::json::parse(line);
+      if (!parsed) {
+        llvm::consumeError(parsed.takeError());
+        return std::nullopt;
+      }
+      std::optional<int64_t> update =
+          parsed->getAsObject() ? parsed->getAsObject()->getInteger("update") : std::nullopt;
+      return update ? std::optional<unsigned>(*update) : std::nullopt;
+    };
+    if (llvm::Error error = trimLog(csvPath, progress.update, csvUpdate))
+      return std::move(error);
+    if (llvm::Error error = trimLog(jsonlPath, progress.update, jsonlUpdate))
+      return std::move(error);
   }
 
   // The objective; a weighted one is scaled by the default baseline on the
