@@ -858,20 +858,23 @@ const LegalityRule kLegalityRules[] = {
     {specializable, "linalg.generic ops, none yielding its output argument and every "
                     "contraction's body exactly multiply, add and yield: MLIR 19's "
                     "specializer misreads others", hasGenericLinalg},
-    {vectorizesGainfully<4>, "innermost affine loops with constant trip counts divisible by 4, steps "
-                      "of 1, no loop results, no sub-byte or strided accesses, and no access "
-                      "in an affine.if's else branch on a buffer that is written, and accesses "
-                      "that are not all streams (LLVM vectorizes those better itself)",
+    {vectorizesGainfully<4>,
+     "innermost affine loops with constant trip counts divisible by 4, steps of 1, no loop "
+     "results, no sub-byte or strided accesses, and no access in an affine.if's else branch on "
+     "a buffer that is written, and accesses that are not all streams (LLVM vectorizes those "
+     "better itself)",
      vectorizerBlocked<4>, vectorizerFailing<4>},
-    {vectorizesGainfully<8>, "innermost affine loops with constant trip counts divisible by 8, steps "
-                      "of 1, no loop results, no sub-byte or strided accesses, and no access "
-                      "in an affine.if's else branch on a buffer that is written, and accesses "
-                      "that are not all streams (LLVM vectorizes those better itself)",
+    {vectorizesGainfully<8>,
+     "innermost affine loops with constant trip counts divisible by 8, steps of 1, no loop "
+     "results, no sub-byte or strided accesses, and no access in an affine.if's else branch on "
+     "a buffer that is written, and accesses that are not all streams (LLVM vectorizes those "
+     "better itself)",
      vectorizerBlocked<8>, vectorizerFailing<8>},
-    {vectorizesGainfully<16>, "innermost affine loops with constant trip counts divisible by 16, "
-                       "steps of 1, no loop results, no sub-byte or strided accesses, and no "
-                       "access in an affine.if's else branch on a buffer that is written, and "
-                       "accesses that are not all streams (LLVM vectorizes those better itself)",
+    {vectorizesGainfully<16>,
+     "innermost affine loops with constant trip counts divisible by 16, steps of 1, no loop "
+     "results, no sub-byte or strided accesses, and no access in an affine.if's else branch on "
+     "a buffer that is written, and accesses that are not all streams (LLVM vectorizes those "
+     "better itself)",
      vectorizerBlocked<16>, vectorizerFailing<16>},
     {bufferizable, "no called function declared without a body that returns a tensor (one-shot "
                    "bufferization cannot give it a buffer type)", always},

@@ -187,9 +187,8 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
     row.naiveFailed = failedItself(naiveReport);
     row.expertFailed = failedItself(expertReport);
     row.policyFailed = failedItself(policyReport);
-    row.unmeasurable = llvm::all_of(
-        std::initializer_list<const RunReport *>{&naiveReport, &expertReport, &policyReport},
-        [&](const RunReport *report) { return !report->ok() && !failedItself(*report); });
+    row.unmeasurable = !naiveReport.ok() && !expertReport.ok() && !policyReport.ok() &&
+                       !row.naiveFailed && !row.expertFailed && !row.policyFailed;
     row.naiveGain = objective.gain(gainsFromReport(naiveReport));
     row.expertGain = objective.gain(gainsFromReport(expertReport));
     row.policyGain = objective.gain(gainsFromReport(policyReport));
@@ -319,32 +318,35 @@ llvm::Expected<llvm::json::Value> evaluatePolicy(const EvaluateOptions &options)
         "{0:2}\n", llvm::json::Value(llvm::json::Object(report)));
     llvm::raw_string_ostream mdStream(md);
     mdStream << "# MQSS-Selector evaluation (" << options.split << " split)\n\n"
-       << "Speedups over `default`, measured interleaved; geomean policy "
-       << llvm::formatv("{0:f3}x, guarded {1:f3}x, expert {2:f3}x, oracle {3:f3}x; "
-                        "decision p50 {4:f1} us; {5} crashes; the policy's plan failed on {6} "
-                        "(geomeans are over the modules each ran on).\n\n",
-                        geomean(column(&Row::policy)), geomean(column(&Row::guarded)),
-                        geomean(column(&Row::expert)), geomean(column(&Row::oracle)),
-                        decisionP50, crashes, policyFailures)
-       << (objective.isRuntime()
-               ? std::string()
-               : llvm::formatv("Objective `{0}`: geomean gain over default, policy {1:f3}x, "
-                               "guarded {2:f3}x, oracle {3:f3}x (the guard and the oracle pick "
-                               "by it; the table shows runtime speedups).\n\n",
-                               objective.spec(), geomean(column(&Row::policyGain)),
-                               geomean(column(&Row::guardedGain)),
-                               geomean(column(&Row::oracleGain)))
-                     .str())
-       << "| module | target | naive | expert | policy | guarded | oracle |\n"
-       << "|---|---|---|---|---|---|---|\n";
+             << "Speedups over `default`, measured interleaved; geomean policy "
+             << llvm::formatv(
+                    "{0:f3}x, guarded {1:f3}x, expert {2:f3}x, oracle {3:f3}x; "
+                    "decision p50 {4:f1} us; {5} crashes; the policy's plan failed on {6} "
+                    "(geomeans are over the modules each ran on).\n\n",
+                    geomean(column(&Row::policy)), geomean(column(&Row::guarded)),
+                    geomean(column(&Row::expert)), geomean(column(&Row::oracle)), decisionP50,
+                    crashes, policyFailures)
+             << (objective.isRuntime()
+                     ? std::string()
+                     : llvm::formatv(
+                           "Objective `{0}`: geomean gain over default, policy {1:f3}x, "
+                           "guarded {2:f3}x, oracle {3:f3}x (the guard and the oracle pick "
+                           "by it; the table shows runtime speedups).\n\n",
+                           objective.spec(), geomean(column(&Row::policyGain)),
+                           geomean(column(&Row::guardedGain)), geomean(column(&Row::oracleGain)))
+                           .str())
+             << "| module | target | naive | expert | policy | guarded | oracle |\n"
+             << "|---|---|---|---|---|---|---|\n";
     for (const Row &r : rows)
-      mdStream << llvm::formatv("| {0} | {1} | {2:f2} | {3:f2} | {4:f2} | {5:f2} | {6:f2} |\n", r.name,
-                          r.target, r.naive, r.expert, r.policy, r.guarded, r.oracle);
-    llvm::raw_string_ostream(html) << "<!doctype html><html><head><meta charset='utf-8'><title>MQSS-Selector "
-            "evaluation</title></head><body><h1>MQSS-Selector evaluation ("
-         << options.split << ")</h1><p>Bars per module: policy (blue), guarded (green), "
-            "random-search oracle (orange); speedup over <code>default</code>.</p>"
-         << svgChart(rows) << "</body></html>\n";
+      mdStream << llvm::formatv("| {0} | {1} | {2:f2} | {3:f2} | {4:f2} | {5:f2} | {6:f2} |\n",
+                                r.name, r.target, r.naive, r.expert, r.policy, r.guarded, r.oracle);
+    llvm::raw_string_ostream(html)
+        << "<!doctype html><html><head><meta charset='utf-8'><title>MQSS-Selector "
+           "evaluation</title></head><body><h1>MQSS-Selector evaluation ("
+        << options.split
+        << ")</h1><p>Bars per module: policy (blue), guarded (green), "
+           "random-search oracle (orange); speedup over <code>default</code>.</p>"
+        << svgChart(rows) << "</body></html>\n";
     // Each file whole or not at all; a file that cannot be written (disk
     // full) is said in the report, which the caller still prints: the
     // measurements are not lost with it.

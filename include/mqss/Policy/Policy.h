@@ -16,7 +16,6 @@
 #include "llvm/Support/JSON.h"
 
 #include <cstdint>
-#include <optional>
 #include <memory>
 #include <optional>
 #include <string>
