@@ -135,9 +135,9 @@ static bool stridesAlongNearestLoop(Operation *op) {
 /// could keep in cache (a stencil's neighbour, a broadcast's row, a
 /// transpose's column, a reduction's accumulator all do).
 static bool isStream(Operation *op) {
-  auto access = affine::MemRefAccess(op);
+  affine::MemRefAccess access(op);
   SmallVector<Value> ivs;
-  for (Operation *parent = op->getParentOp(); !isa<FunctionOpInterface>(parent);
+  for (Operation *parent = op->getParentOp(); parent && !isa<FunctionOpInterface>(parent);
        parent = parent->getParentOp()) {
     auto loop = dyn_cast<affine::AffineForOp>(parent);
     if (!loop)
